@@ -1,0 +1,178 @@
+"""The synchronous hookd client: ``fire`` events, follow their progress, ask for status."""
+
+from __future__ import annotations
+
+import itertools
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from hookd.protocol import (
+    CANCEL_REQUEST,
+    PROGRESS,
+    REQUEST_CANCELLED,
+    SERVER_CANCELLED,
+    notification,
+    request,
+)
+
+from ._connection import Connection
+from ._errors import RemoteError, RequestCancelled
+
+ProgressCallback = Callable[[dict[str, Any]], None]
+"""Called with each ``$/progress`` value (begin, reports, end) of a fire."""
+
+_ids = itertools.count(1)
+
+
+class FireCall:
+    """A fire in flight: iterate it for progress values, then read ``result()``.
+
+    ``cancel()`` may be called from another thread; the daemon then kills the hooks'
+    process groups and ``result()`` raises ``RequestCancelled``.
+    """
+
+    def __init__(self, connection: Connection, request_id: int, token: str, deadline: float) -> None:
+        self._connection = connection
+        self._id = request_id
+        self._token = token
+        self._deadline = deadline
+        self._response: dict[str, Any] | None = None
+        self._lock = threading.Lock()
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        while self._response is None:
+            message = self._connection.receive(self._deadline)
+            if message.get("method") == PROGRESS:
+                params = message.get("params") or {}
+                if params.get("token") == self._token:
+                    yield params.get("value", {})
+            elif message.get("id") == self._id:
+                self._response = message
+
+    def result(self) -> dict[str, Any]:
+        """The fire result; raises RemoteError/RequestCancelled on an error answer."""
+        for _ in self:
+            pass
+        assert self._response is not None
+        if "error" in self._response:
+            err = self._response["error"]
+            kind = RequestCancelled if err.get("code") in (REQUEST_CANCELLED, SERVER_CANCELLED) else RemoteError
+            raise kind(err.get("code", 0), err.get("message", ""), err.get("data"))
+        result: dict[str, Any] = self._response["result"]
+        return result
+
+    def cancel(self) -> None:
+        with self._lock:
+            self._connection.send(notification(CANCEL_REQUEST, {"id": self._id}))
+
+
+class Client:
+    """A connection to the hookd daemon. Use as a context manager, or call ``close()``.
+
+    Raises ``DaemonNotRunning`` when nothing listens on the socket and
+    ``DaemonUnresponsive`` when the daemon does not answer within ``timeout_s``.
+    """
+
+    def __init__(self, socket_path: str | None = None, *, timeout_s: float = 30.0) -> None:
+        self._connection = Connection(socket_path, timeout_s=timeout_s)
+        self.timeout_s = timeout_s
+
+    @property
+    def socket_path(self) -> str:
+        return self._connection.socket_path
+
+    def call(self, method: str, params: dict[str, Any] | None = None) -> Any:
+        """Send one request and wait for its result."""
+        request_id = next(_ids)
+        self._connection.send(request(method, params, request_id))
+        deadline = time.monotonic() + self.timeout_s
+        while True:
+            message = self._connection.receive(deadline)
+            if message.get("id") != request_id or "method" in message:
+                continue
+            if "error" in message:
+                err = message["error"]
+                raise RemoteError(err.get("code", 0), err.get("message", ""), err.get("data"))
+            return message["result"]
+
+    def start_fire(
+        self,
+        agent: str,
+        event: str,
+        workspace_roots: list[str],
+        payload: dict[str, Any] | None = None,
+        *,
+        timeout_ms: int | None = None,
+        slow_threshold_ms: int | None = None,
+        env: dict[str, str] | None = None,
+    ) -> FireCall:
+        """Send a fire and return at once; iterate the call for its progress."""
+        request_id = next(_ids)
+        token = f"hookd-fire-{request_id}"
+        params: dict[str, Any] = {
+            "agent": agent,
+            "event": event,
+            "workspaceRoots": workspace_roots,
+            "payload": payload or {},
+            "workDoneToken": token,
+        }
+        if timeout_ms is not None:
+            params["timeoutMs"] = timeout_ms
+        if slow_threshold_ms is not None:
+            params["slowThresholdMs"] = slow_threshold_ms
+        if env is not None:
+            params["env"] = env
+        self._connection.send(request("fire", params, request_id))
+        # A fire may legitimately run as long as its hooks' timeouts; wait generously.
+        wait_s = max(self.timeout_s, (timeout_ms or 0) / 1000 + 30, 3600)
+        return FireCall(self._connection, request_id, token, time.monotonic() + wait_s)
+
+    def fire(
+        self,
+        agent: str,
+        event: str,
+        workspace_roots: list[str],
+        payload: dict[str, Any] | None = None,
+        *,
+        on_progress: ProgressCallback | None = None,
+        timeout_ms: int | None = None,
+        slow_threshold_ms: int | None = None,
+        env: dict[str, str] | None = None,
+    ) -> dict[str, Any]:
+        """Fire an event, calling ``on_progress`` for each progress value, and return
+        the combined result."""
+        call = self.start_fire(
+            agent, event, workspace_roots, payload,
+            timeout_ms=timeout_ms, slow_threshold_ms=slow_threshold_ms, env=env,
+        )  # fmt: skip
+        for value in call:
+            if on_progress is not None:
+                on_progress(value)
+        return call.result()
+
+    def status(self) -> dict[str, Any]:
+        result: dict[str, Any] = self.call("status")
+        return result
+
+    def hooks_list(self, roots: list[str] | None = None) -> dict[str, Any]:
+        result: dict[str, Any] = self.call("hooks/list", {"roots": roots} if roots else None)
+        return result
+
+    def add_roots(self, roots: list[str]) -> dict[str, Any]:
+        result: dict[str, Any] = self.call("roots/add", {"roots": roots})
+        return result
+
+    def shutdown(self) -> dict[str, Any]:
+        result: dict[str, Any] = self.call("shutdown")
+        return result
+
+    def close(self) -> None:
+        self._connection.close()
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,168 @@
+"""The daemon: ``serve()`` owns the root nursery, the socket, the watcher and shutdown.
+
+Readiness is signalled, never polled for: ``task_status.started(socket_path)`` once the
+socket accepts connections (tests ``await nursery.start(serve, ...)``), and ``READY=1``
+to systemd when ``NOTIFY_SOCKET`` is set.
+
+Shutdown (SIGTERM, SIGINT or the ``shutdown`` method): stop accepting, cancel every
+in-flight request (each is answered -32802 and its hooks' process groups are killed),
+give the answers a moment to leave, stop the watcher, remove the socket, release the lock.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import time
+from importlib.metadata import PackageNotFoundError, version
+from typing import Any
+
+import structlog
+import trio
+
+from .logconfig import configure_logging
+from .registry.registry import Registry
+from .registry.watcher import Watcher
+from .server.connection import Connection
+from .server.listener import BoundSocket, bind_unix, peer_uid
+from .server.methods import METHODS
+from .settings import Settings
+from .stats import Stats
+
+log = structlog.get_logger("hookd")
+SHUTDOWN_GRACE_S = 5.0
+
+
+def hookd_version() -> str:
+    try:
+        return version("hookd")
+    except PackageNotFoundError:
+        return "0+unknown"
+
+
+class Daemon:
+    """State shared by every connection and method."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.registry = Registry(settings)
+        self.watcher = Watcher(
+            self.registry, debounce_ms=settings.watch_debounce_ms, step_ms=settings.watch_step_ms
+        )
+        self.stats = Stats()
+        self.methods = METHODS
+        self.connections: set[Connection] = set()
+        self.base_env = {**os.environ, "HOOKD_SOCKET": settings.socket_path}
+        self.shutdown_requested = trio.Event()
+        self.shutdown_reason = ""
+
+    def request_shutdown(self, reason: str) -> None:
+        if not self.shutdown_requested.is_set():
+            self.shutdown_reason = reason
+            self.shutdown_requested.set()
+
+    def status(self) -> dict[str, Any]:
+        listing = self.registry.listing()
+        by_dialect: dict[str, int] = {}
+        for hook in listing["hooks"]:
+            by_dialect[hook["dialect"]] = by_dialect.get(hook["dialect"], 0) + 1
+        return {
+            "pid": os.getpid(),
+            "version": hookd_version(),
+            "socket": self.settings.socket_path,
+            "uptimeS": round(time.time() - self.stats.started, 1),
+            "roots": listing["roots"],
+            "hooks": {"total": len(listing["hooks"]), "byDialect": by_dialect},
+            "sourceErrors": listing["errors"],
+            "fires": self.stats.fires,
+            "inFlight": [entry.view() for entry in self.stats.in_flight.values()],
+            "connections": len(self.connections),
+            "watcher": {
+                "directories": len(self.watcher.targets),
+                "batches": self.watcher.batches,
+                "restarts": self.watcher.restarts,
+            },
+            "hookStats": self.stats.hook_views(),
+        }
+
+
+async def serve(settings: Settings, *, task_status: trio.TaskStatus[str] = trio.TASK_STATUS_IGNORED) -> None:
+    """Run the daemon until shutdown is requested (or the caller cancels)."""
+    bound = await bind_unix(settings.socket_path)
+    daemon = Daemon(settings)
+    log.info("starting", socket=settings.socket_path, pid=os.getpid(), version=hookd_version())
+    try:
+        async with trio.open_nursery() as nursery:
+            await nursery.start(daemon.watcher.run)
+            nursery.start_soon(_signals, daemon)
+            connections = await nursery.start(_accept, bound, daemon)
+            task_status.started(settings.socket_path)
+            _sd_notify("READY=1")
+            await daemon.shutdown_requested.wait()
+            log.info("stopping", reason=daemon.shutdown_reason)
+            _sd_notify("STOPPING=1")
+            await _stop(daemon, bound, connections)
+            daemon.watcher.stop()
+            nursery.cancel_scope.cancel()
+    finally:
+        daemon.watcher.stop()
+        bound.close()
+        log.info("stopped")
+
+
+async def _accept(
+    bound: BoundSocket, daemon: Daemon, *, task_status: trio.TaskStatus[trio.Nursery]
+) -> None:
+    my_uid = os.geteuid()
+    async with trio.open_nursery() as connections:
+        task_status.started(connections)
+        while True:
+            try:
+                stream = await bound.listener.accept()
+            except trio.ClosedResourceError:
+                return  # shutting down: the listener was closed
+            uid = peer_uid(stream)
+            if uid is not None and uid not in (my_uid, 0):
+                log.warning("peer_refused", uid=uid)
+                await stream.aclose()
+                continue
+            connections.start_soon(Connection(stream, daemon, uid).serve)
+
+
+async def _stop(daemon: Daemon, bound: BoundSocket, connections: trio.Nursery) -> None:
+    await bound.listener.aclose()  # no new connections
+    for connection in list(daemon.connections):
+        connection.cancel_all()
+    with trio.move_on_after(SHUTDOWN_GRACE_S):
+        while any(c.in_flight for c in daemon.connections):
+            await trio.sleep(0.01)
+        await trio.sleep(0.05)  # let the last answers leave the outboxes
+    connections.cancel_scope.cancel()
+
+
+async def _signals(daemon: Daemon) -> None:
+    with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as received:
+        async for signum in received:
+            daemon.request_shutdown(f"signal {signal.Signals(signum).name}")
+
+
+def _sd_notify(state: str) -> None:
+    """systemd's readiness protocol in a few lines (no libsystemd needed)."""
+    address = os.environ.get("NOTIFY_SOCKET")
+    if not address:
+        return
+    if address.startswith("@"):
+        address = "\0" + address[1:]
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC) as sock:
+            sock.connect(address)
+            sock.sendall(state.encode())
+    except OSError as exc:
+        log.warning("sd_notify_failed", state=state, error=str(exc))
+
+
+def run(settings: Settings) -> None:
+    """Blocking entry point for ``hookd serve``."""
+    configure_logging(settings.log_level, settings.log_json)
+    trio.run(serve, settings)

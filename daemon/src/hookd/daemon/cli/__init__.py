@@ -1,0 +1,1 @@
+"""The ``hookd`` command line: one module per subcommand, dispatched by ``main``."""

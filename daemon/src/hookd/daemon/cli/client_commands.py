@@ -1,0 +1,131 @@
+"""The subcommands that talk to a running daemon (``fire``, ``status``, ``hooks``,
+``shutdown``). They use only ``hookd.client``: no trio, no daemon code."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Any
+
+from hookd.client import Client
+
+
+
+def _client(args: argparse.Namespace, timeout_s: float = 30.0) -> Client:
+    return Client(args.socket, timeout_s=timeout_s)
+
+
+def run_fire(args: argparse.Namespace) -> int:
+    payload = _read_payload(args)
+    roots = [os.path.abspath(w) for w in args.workspace] or [os.getcwd()]
+    show = args.progress == "always" or (args.progress == "auto" and sys.stderr.isatty())
+    with _client(args) as client:
+        result = client.fire(
+            args.agent, args.event, roots, payload,
+            on_progress=_print_progress if show else None,
+            timeout_ms=args.timeout_ms, slow_threshold_ms=args.slow_threshold_ms,
+        )  # fmt: skip
+    json.dump(result, sys.stdout, indent=2)
+    sys.stdout.write("\n")
+    return 2 if result["blocked"] or not result["continue"] else 0
+
+
+def _read_payload(args: argparse.Namespace) -> dict[str, Any]:
+    if args.no_payload or sys.stdin is None or sys.stdin.isatty():
+        return {}
+    text = sys.stdin.read()
+    if not text.strip():
+        return {}
+    try:
+        payload = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise SystemExit(
+            f"hookd: the payload on stdin is not JSON (line {exc.lineno}, column {exc.colno}: "
+            f"{exc.msg}); pipe the event object, or pass --no-payload"
+        ) from None
+    if not isinstance(payload, dict):
+        raise SystemExit("hookd: the payload on stdin must be a JSON object")
+    return payload
+
+
+def _print_progress(value: dict[str, Any]) -> None:
+    message = value.get("message")
+    if message:
+        kind = value.get("hookd", {}).get("type", value.get("kind"))
+        marker = {"hook/slow": "!", "fire/end": "=", "fire/begin": ">"}.get(kind, " ")
+        print(f"hookd {marker} {message}", file=sys.stderr, flush=True)
+
+
+def run_status(args: argparse.Namespace) -> int:
+    with _client(args, timeout_s=5.0) as client:
+        status = client.status()
+    if args.json:
+        json.dump(status, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+        return 0
+    print(render_status(status))
+    return 0
+
+
+def render_status(status: dict[str, Any]) -> str:
+    lines = [
+        f"hookd {status['version']}  pid {status['pid']}  up {status['uptimeS']:.0f} s",
+        f"socket     {status['socket']}",
+        f"roots      {len(status['roots'])}",
+        f"hooks      {status['hooks']['total']}"
+        + "".join(f"  {d}: {n}" for d, n in sorted(status["hooks"]["byDialect"].items())),
+        f"fires      {status['fires']} total, {len(status['inFlight'])} in flight, "
+        f"{status['connections']} connection(s)",
+        f"watcher    {status['watcher']['directories']} directories, "
+        f"{status['watcher']['batches']} change batches",
+    ]
+    for error in status["sourceErrors"]:
+        lines.append(f"ERROR      [{error['dialect']}] {error['error']}")
+    for fire in status["inFlight"]:
+        lines.append(
+            f"in flight  #{fire['id']} {fire['agent']} {fire['event']} "
+            f"{fire['hooksDone']}/{fire['hooksTotal']} done, {fire['elapsedMs']:.0f} ms"
+        )
+    if status["hookStats"]:
+        lines.append("")
+        lines.append(f"{'runs':>6} {'p50 ms':>8} {'p95 ms':>8} {'t/o':>4} {'err':>4}  hook")
+        for hook in status["hookStats"]:
+            lines.append(
+                f"{hook['runs']:>6} {_ms(hook['p50Ms']):>8} {_ms(hook['p95Ms']):>8} "
+                f"{hook['timeouts']:>4} {hook['errors']:>4}  {hook['source']}"
+                + (f"  ({hook['command']})" if hook["command"] != hook["source"] else "")
+            )
+    return "\n".join(lines)
+
+
+def _ms(value: float | None) -> str:
+    return "-" if value is None else f"{value:.1f}"
+
+
+def run_hooks(args: argparse.Namespace) -> int:
+    roots = [os.path.abspath(w) for w in args.workspace]
+    with _client(args, timeout_s=10.0) as client:
+        listing = client.hooks_list(roots or None)
+    if args.json:
+        json.dump(listing, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+        return 0
+    for hook in listing["hooks"]:
+        matcher = f" [{hook['matcher']}]" if hook.get("matcher") else ""
+        print(f"{hook['dialect']:<9} {hook['layer']:<15} {hook['event']:<18}{matcher} {hook['source']}")
+        if hook["command"] != hook["source"]:
+            print(f"{'':<44}$ {hook['command']}")
+    for error in listing["errors"]:
+        print(f"ERROR [{error['dialect']}] {error['error']}", file=sys.stderr)
+    if not listing["hooks"]:
+        print("no hooks registered", file=sys.stderr)
+    return 0
+
+
+def run_shutdown(args: argparse.Namespace) -> int:
+    with _client(args, timeout_s=10.0) as client:
+        reply = client.shutdown()
+    print(f"hookd (pid {reply['pid']}) is stopping", file=sys.stderr)
+    return 0

@@ -1,0 +1,135 @@
+"""``hookd``: start the daemon, fire events, and look inside it.
+
+Only ``serve`` imports trio; every other subcommand talks to the running daemon through
+``hookd.client`` (standard library only), so ``hookd status`` starts in tens of ms.
+
+Exit codes: 0 success (for ``fire``: proceed), 2 blocked (``fire``), 1 an error the user
+can fix (the message says how), 3 an unexpected error (a bug: please report it), 130
+interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import traceback
+from collections.abc import Sequence
+
+EXIT_OK, EXIT_ERROR, EXIT_BLOCKED, EXIT_BUG, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+
+AGENTS = ("claude", "cline", "cline-sdk", "augment")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="hookd",
+        description="One hook engine for every coding agent: a daemon that keeps a warm "
+        "registry of Claude Code, Cline, Cline SDK and Augment hooks and runs them on "
+        "request, concurrently, with the semantics of the agent that defined them.",
+        epilog="Socket: --socket, else $HOOKD_SOCKET, else $XDG_RUNTIME_DIR/hookd/hookd.sock "
+        "(or /tmp/hookd-<uid>/hookd.sock).",
+    )
+    parser.add_argument("--version", action="store_true", help="print the version and exit")
+    parser.add_argument("--socket", metavar="PATH", help="the daemon's Unix socket")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    serve = commands.add_parser(
+        "serve", help="run the daemon in the foreground",
+        description="Run the daemon in the foreground until SIGTERM/SIGINT or 'hookd "
+        "shutdown'. Logs go to stderr: JSON lines when stderr is not a terminal.",
+    )  # fmt: skip
+    serve.add_argument("--config", metavar="FILE", help="hookd config file (TOML)")
+    serve.add_argument("--home", metavar="DIR", help="home directory for user-level hooks")
+    serve.add_argument("--system-root", metavar="DIR",
+                       help="prefix for system-level locations such as /etc (for testing)")
+    serve.add_argument("--slow-threshold-ms", type=int, metavar="MS",
+                       help="report a hook as slow after this long (default 1000)")
+    serve.add_argument("--log-level", choices=("debug", "info", "warning", "error"))
+    serve.add_argument("--log-format", choices=("json", "console"),
+                       help="default: json unless stderr is a terminal")  # fmt: skip
+
+    fire = commands.add_parser(
+        "fire", help="fire an event and print the combined result",
+        description="Fire EVENT for AGENT: the payload JSON (the event's fields as the agent "
+        "sends them) is read from stdin. Prints the result JSON on stdout, live progress on "
+        "stderr when it is a terminal. Exits 0 to proceed, 2 when blocked, 1 on error.",
+    )  # fmt: skip
+    fire.add_argument("event", help="the agent's own event name, e.g. PreToolUse")
+    fire.add_argument("--agent", required=True, choices=AGENTS)
+    fire.add_argument("--workspace", action="append", default=[], metavar="DIR",
+                      help="a workspace root (repeatable); defaults to the current directory")
+    fire.add_argument("--timeout-ms", type=int, metavar="MS", help="cap for the whole fire")
+    fire.add_argument("--slow-threshold-ms", type=int, metavar="MS")
+    fire.add_argument("--progress", choices=("auto", "always", "never"), default="auto",
+                      help="show progress on stderr (auto: when stderr is a terminal)")
+    fire.add_argument("--no-payload", action="store_true",
+                      help="do not read stdin; send an empty payload")  # fmt: skip
+
+    status = commands.add_parser("status", help="show the daemon's registry, fires and timings")
+    status.add_argument("--json", action="store_true", help="print the raw status JSON")
+
+    hooks = commands.add_parser("hooks", help="list every registered hook and source error")
+    hooks.add_argument("--json", action="store_true", help="print the raw JSON")
+    hooks.add_argument("--workspace", action="append", default=[], metavar="DIR",
+                       help="register this workspace root first (repeatable)")  # fmt: skip
+
+    commands.add_parser("shutdown", help="stop the daemon (in-flight fires are cancelled)")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.version:
+        from importlib.metadata import version
+
+        print(f"hookd {version('hookd')}")
+        return EXIT_OK
+    if args.command is None:
+        parser.print_help()
+        return EXIT_ERROR
+    try:
+        return _run(args)
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
+    except Exception as exc:  # the user-facing error boundary
+        return _report(exc)
+
+
+def _run(args: argparse.Namespace) -> int:
+    if args.command == "serve":
+        from .serve import run_serve
+
+        return run_serve(args)
+    from . import client_commands
+
+    handler = {
+        "fire": client_commands.run_fire,
+        "status": client_commands.run_status,
+        "hooks": client_commands.run_hooks,
+        "shutdown": client_commands.run_shutdown,
+    }[args.command]
+    return handler(args)
+
+
+def _report(exc: Exception) -> int:
+    from hookd.client import HookdClientError
+
+    user_errors: tuple[type[BaseException], ...] = (HookdClientError,)
+    if "hookd.daemon.errors" in sys.modules:
+        from ..errors import UserError
+
+        user_errors += (UserError,)
+    if isinstance(exc, user_errors):
+        print(f"hookd: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    traceback.print_exc()
+    print(
+        "hookd: an unexpected error occurred (a bug). Please report it with the traceback above.",
+        file=sys.stderr,
+    )
+    return EXIT_BUG
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,80 @@
+"""Merge the verdicts of a fire's hooks into one result: a pure function.
+
+Rules (the same for every dialect, with the text-joining policy the dialect declares):
+
+* any block blocks, and one hook failing never loses another hook's block;
+* decisions take the strongest: deny > defer > ask > allow (a block counts as deny);
+* texts (context, reasons, system messages) join in declaration order, never in finish
+  order, so the result is deterministic even though hooks run concurrently;
+* several ``updatedInput`` values: the last in declaration order wins, deterministically,
+  and the result says which hook supplied it and warns when others disagreed;
+* ``continue: false`` from any hook wins, and the stop reasons are joined.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from .combine_policy import CombinePolicy
+from .model import DECISION_RANK, HookReport
+
+
+def combine(reports: Sequence[HookReport], policy: CombinePolicy) -> dict[str, Any]:
+    """The combined fields of a fire result (without ``native``, ``hooks`` and timings)."""
+    ordered = sorted(reports, key=lambda r: r.spec.order)
+    verdicts = [r.verdict for r in ordered]
+    blocked = any(v.blocks for v in verdicts)
+    decision = _strongest([("deny" if v.blocks else v.decision) for v in verdicts])
+    verbatim = policy.single_verbatim and len(verdicts) == 1
+    reason_sources = verdicts if policy.reasons_from == "all" or not blocked else [
+        v for v in verdicts if v.blocks
+    ]
+    updated, updated_from, warnings = _updated_input(ordered)
+    return {
+        "blocked": blocked,
+        "decision": decision,
+        "reason": _join([v.reason for v in reason_sources], policy.reason_separator, policy, verbatim),
+        "context": _join([v.context for v in verdicts], policy.context_separator, policy, verbatim),
+        "updatedInput": updated,
+        "updatedInputFrom": updated_from,
+        "continue": all(v.continue_ for v in verdicts),
+        "stopReason": _join(
+            [v.stop_reason for v in verdicts if not v.continue_], "\n", policy, verbatim
+        ),
+        "systemMessage": _join([v.system_message for v in verdicts], "\n", policy, verbatim),
+        "review": any(v.review for v in verdicts),
+        "warnings": warnings,
+    }
+
+
+def _strongest(decisions: Sequence[str | None]) -> str | None:
+    present = [d for d in decisions if d is not None]
+    return max(present, key=DECISION_RANK.__getitem__) if present else None
+
+
+def _join(
+    texts: Sequence[str | None], separator: str, policy: CombinePolicy, verbatim: bool
+) -> str | None:
+    if verbatim:
+        return texts[0] if texts and texts[0] else None
+    if policy.trim:
+        parts = [t.strip() for t in texts if t and t.strip()]
+    else:
+        parts = [t for t in texts if t]
+    return separator.join(parts) if parts else None
+
+
+def _updated_input(reports: Sequence[HookReport]) -> tuple[Any, str | None, list[str]]:
+    givers = [r for r in reports if r.verdict.has_updated_input]
+    if not givers:
+        return None, None, []
+    winner = givers[-1]
+    warnings = []
+    if any(g.verdict.updated_input != winner.verdict.updated_input for g in givers[:-1]):
+        others = ", ".join(g.spec.source for g in givers[:-1])
+        warnings.append(
+            f"{len(givers)} hooks rewrote the tool input; the last in declaration order "
+            f"({winner.spec.source}) was used, the rewrite(s) from {others} were not"
+        )
+    return winner.verdict.updated_input, winner.spec.source, warnings

@@ -1,0 +1,285 @@
+"""Augment: ``settings.json`` hooks run one after another, timeouts in milliseconds.
+
+Reference: ``augment-hooks.md``. Locations, highest precedence first (and run in that
+order): ``/etc/augment/settings.json`` (system), ``<root>/.augment/settings.local.json``
+(workspace-local), ``<root>/.augment/settings.json`` (workspace), ``~/.augment/settings.json``
+(user). The ``context``, ``mcp_metadata`` and ``conversation`` fields reach a hook only
+when its matcher group opts in through ``metadata`` (a privacy guarantee).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..combine_policy import CombinePolicy
+from ..model import Dialect, FireRequest, HookSpec, ProcessOutcome, Verdict
+from .base import Launch, Loaded, Source, first_line, first_root, hook_environment, timeout_error
+from .settings_json import load_settings_hooks, number_field
+
+DIALECT = Dialect.AUGMENT
+EVENTS: tuple[str, ...] = (
+    "PreToolUse", "PostToolUse", "Stop", "SessionStart", "SessionEnd", "Notification",
+)  # fmt: skip
+_EVENT_SET = frozenset(EVENTS)
+TOOL_EVENTS = frozenset({"PreToolUse", "PostToolUse"})
+DEFAULT_TIMEOUT_MS = 60_000
+POLICY = CombinePolicy()
+METADATA_FIELDS: dict[str, tuple[str, frozenset[str]]] = {
+    "context": ("includeUserContext", _EVENT_SET),
+    "mcp_metadata": ("includeMCPMetadata", TOOL_EVENTS),
+    "conversation": ("includeConversationData", frozenset({"Stop"})),
+}
+"""Payload field → (opt-in flag, events it may reach)."""
+SCRIPT_EXTENSIONS = (".sh", ".ps1", ".cmd", ".bat")
+
+
+def canonical_event(event: str) -> str | None:
+    return event if event in _EVENT_SET else None
+
+
+def sources(home: str, system_root: str, roots: Sequence[str]) -> list[Source]:
+    found = [
+        Source(
+            DIALECT, "system", os.path.join(system_root, "etc", "augment", "settings.json"),
+            "settings",
+        )
+    ]
+    for root in roots:
+        folder = os.path.join(root, ".augment")
+        found.append(
+            Source(DIALECT, "workspace-local", os.path.join(folder, "settings.local.json"),
+                   "settings", root)
+        )
+        found.append(
+            Source(DIALECT, "workspace", os.path.join(folder, "settings.json"), "settings", root)
+        )
+    found.append(Source(DIALECT, "user", os.path.join(home, ".augment", "settings.json"), "settings"))
+    return found
+
+
+def load(source: Source) -> Loaded:
+    return load_settings_hooks(source, _EVENT_SET, _make_handler)
+
+
+def _make_handler(
+    source: Source,
+    event: str,
+    matcher: str | None,
+    handler: Mapping[str, Any],
+    group: Mapping[str, Any],
+) -> HookSpec:
+    kind = handler.get("type", "command")
+    if kind != "command":
+        raise ValueError(f'only "command" hooks are supported by Augment, not {kind!r}')
+    command = handler.get("command")
+    if not isinstance(command, str) or not command.strip():
+        raise ValueError('a command handler needs a non-empty "command" string')
+    metadata = group.get("metadata") or handler.get("metadata") or {}
+    if not isinstance(metadata, dict):
+        raise ValueError('"metadata" must be an object')
+    timeout_ms = number_field(handler, "timeout", DEFAULT_TIMEOUT_MS)
+    return HookSpec(
+        dialect=DIALECT,
+        event=event,
+        source=source.path,
+        layer=source.layer,
+        command=command,
+        argv=None,
+        timeout_s=timeout_ms / 1000.0,
+        matcher=matcher,
+        root=source.root,
+        options={"metadata": {k: bool(v) for k, v in metadata.items()}},
+    )
+
+
+def sequential(request: FireRequest) -> bool:
+    return True  # "Hook execution is sequential, not parallel"
+
+
+def matcher_matches(matcher: str | None, tool_name: str, is_mcp: bool) -> bool:
+    """Augment's matcher: an unanchored regex; ``mcp:`` restricts it to MCP tools."""
+    if matcher is None or matcher == "":
+        return True
+    if matcher.startswith("mcp:"):
+        if not is_mcp:
+            return False
+        pattern = matcher[4:]
+        if pattern == "*":
+            return True
+    else:
+        pattern = matcher
+    try:
+        return re.search(pattern, tool_name) is not None
+    except re.error:
+        return False
+
+
+def select(
+    loaded: Sequence[tuple[Source, Loaded]], request: FireRequest
+) -> tuple[list[HookSpec], list[str]]:
+    chosen: list[HookSpec] = []
+    warnings: list[str] = []
+    tool = request.payload.get("tool_name")
+    tool_name = tool if isinstance(tool, str) else ""
+    is_mcp = request.payload.get("is_mcp_tool") is True
+    for _source, content in loaded:
+        for spec in content.hooks.get(request.event, ()):
+            if request.event in TOOL_EVENTS:
+                if spec.matcher and not spec.matcher.startswith("mcp:"):
+                    try:
+                        re.compile(spec.matcher)
+                    except re.error as exc:
+                        warnings.append(
+                            f"{spec.source}: matcher {spec.matcher!r} is not a valid regular "
+                            f"expression ({exc}); the hook never matches"
+                        )
+                        continue
+                if not matcher_matches(spec.matcher, tool_name, is_mcp):
+                    continue
+            chosen.append(spec)
+    return chosen, warnings
+
+
+def filtered_payload(spec: HookSpec, request: FireRequest) -> dict[str, Any]:
+    """The event JSON for one hook: metadata fields only where the hook opted in."""
+    opted = spec.options.get("metadata", {})
+    payload = {}
+    for key, value in request.payload.items():
+        rule = METADATA_FIELDS.get(key)
+        if rule is not None:
+            flag, events = rule
+            if not opted.get(flag) or request.event not in events:
+                continue
+        payload[key] = value
+    payload["hook_event_name"] = request.event
+    payload.setdefault("workspace_roots", list(request.roots))
+    return payload
+
+
+def prepare(spec: HookSpec, request: FireRequest, base_env: Mapping[str, str]) -> Launch:
+    payload = filtered_payload(spec, request)
+    extra = {
+        "AUGMENT_PROJECT_DIR": first_root(request),
+        "AUGMENT_HOOK_EVENT": request.event,
+    }
+    conversation = request.payload.get("conversation_id")
+    if isinstance(conversation, str):
+        extra["AUGMENT_CONVERSATION_ID"] = conversation
+    tool = request.payload.get("tool_name")
+    if request.event in TOOL_EVENTS and isinstance(tool, str):
+        extra["AUGMENT_TOOL_NAME"] = tool
+    return Launch(
+        argv=script_argv(spec.command),
+        stdin=json.dumps(payload).encode(),
+        cwd=first_root(request),
+        env=hook_environment(base_env, {**extra, **request.env}),
+    )
+
+
+def script_argv(command: str) -> tuple[str, ...]:
+    """How Augment runs a script: ``.sh`` directly (its shebang picks the interpreter)."""
+    if os.path.isfile(command):
+        words = [command]
+    else:
+        try:
+            words = shlex.split(command)
+        except ValueError:
+            words = [command]
+    script = words[0] if words else command
+    ext = os.path.splitext(script)[1].lower()
+    if ext == ".ps1":
+        return ("pwsh", "-NoProfile", "-File", script, *words[1:])
+    if ext in (".cmd", ".bat"):
+        return ("cmd.exe", "/c", script, *words[1:])
+    return (script, *words[1:])
+
+
+def interpret(spec: HookSpec, request: FireRequest, outcome: ProcessOutcome) -> Verdict:
+    failure = timeout_error(outcome)
+    if failure:
+        return Verdict(error=failure)
+    event = request.event
+    code = outcome.exit_code
+    stderr = outcome.stderr_text.strip()
+    stdout = outcome.stdout_text.strip()
+    if code == 2:
+        if event == "PreToolUse":
+            return Verdict(blocks=True, decision="deny", reason=stderr or "blocked by hook")
+        if event in ("PostToolUse", "Stop"):
+            return Verdict(reason=stderr or None)  # stderr reaches the agent
+        return Verdict(error=f"hook failed: {first_line(stderr)}" if stderr else "hook failed")
+    if code != 0:
+        detail = first_line(stderr)
+        return Verdict(error=f"exit code {code}" + (f": {detail}" if detail else ""))
+    obj = _json_object(stdout)
+    if obj is None:
+        if event == "SessionStart" and stdout:
+            return Verdict(context=stdout)
+        return Verdict(system_message=stderr or None)
+    return _from_json(event, obj, stderr)
+
+
+def _json_object(text: str) -> dict[str, Any] | None:
+    if not text.startswith("{"):
+        return None
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _from_json(event: str, obj: dict[str, Any], stderr: str) -> Verdict:
+    specific = obj.get("hookSpecificOutput")
+    specific = specific if isinstance(specific, dict) else {}
+    fields: dict[str, Any] = {
+        "continue_": obj.get("continue", True) is not False,
+        "stop_reason": _str(obj.get("stopReason")),
+        "system_message": _str(obj.get("systemMessage")) or (stderr or None),
+    }
+    context = _str(specific.get("additionalContext"))
+    if context and event in ("PostToolUse", "SessionStart"):
+        fields["context"] = context
+    if event == "PreToolUse" and specific.get("permissionDecision") == "deny":
+        reason = _str(specific.get("permissionDecisionReason")) or "denied by hook"
+        fields.update(blocks=True, decision="deny", reason=reason)
+    decision = specific.get("decision", obj.get("decision"))
+    reason = _str(specific.get("reason")) or _str(obj.get("reason"))
+    if decision == "block" and event == "Stop":
+        fields.update(blocks=True, decision="deny", reason=reason or "blocked by hook")
+    elif decision == "block" and event == "PostToolUse":
+        fields["reason"] = reason
+    return Verdict(**fields)
+
+
+def _str(value: object) -> str | None:
+    return value if isinstance(value, str) and value else None
+
+
+def native(request: FireRequest, combined: Mapping[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if combined["continue"] is False:
+        out["continue"] = False
+        if combined["stopReason"]:
+            out["stopReason"] = combined["stopReason"]
+    if combined["systemMessage"]:
+        out["systemMessage"] = combined["systemMessage"]
+    specific: dict[str, Any] = {}
+    if request.event == "PreToolUse" and combined["blocked"]:
+        specific.update(permissionDecision="deny", permissionDecisionReason=combined["reason"])
+    elif request.event == "Stop" and combined["blocked"]:
+        specific.update(decision="block", reason=combined["reason"])
+    if combined["context"]:
+        specific["additionalContext"] = combined["context"]
+    if specific:
+        out["hookSpecificOutput"] = {"hookEventName": request.event, **specific}
+    return out
+
+
+def load_event(source: Source, event: str) -> tuple[HookSpec, ...]:
+    return tuple(load(source).hooks.get(event, ()))

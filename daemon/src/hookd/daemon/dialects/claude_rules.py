@@ -1,0 +1,118 @@
+"""Claude Code's event tables: matcher fields, blocking rules, and the matcher syntax."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+EVENTS: tuple[str, ...] = (
+    "SessionStart", "Setup", "UserPromptSubmit", "UserPromptExpansion", "PreToolUse",
+    "PermissionRequest", "PermissionDenied", "PostToolUse", "PostToolUseFailure",
+    "PostToolBatch", "Notification", "MessageDisplay", "SubagentStart", "SubagentStop",
+    "TaskCreated", "TaskCompleted", "Stop", "StopFailure", "TeammateIdle",
+    "InstructionsLoaded", "ConfigChange", "CwdChanged", "DirectoryAdded", "FileChanged",
+    "WorktreeCreate", "WorktreeRemove", "PreCompact", "PostCompact", "Elicitation",
+    "ElicitationResult", "SessionEnd",
+)  # fmt: skip
+
+TOOL_EVENTS = frozenset(
+    {"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionDenied"}
+)
+
+MATCHER_FIELD: dict[str, str] = {
+    **{event: "tool_name" for event in TOOL_EVENTS},
+    "SessionStart": "source",
+    "Setup": "trigger",
+    "SessionEnd": "reason",
+    "Notification": "notification_type",
+    "SubagentStart": "agent_type",
+    "SubagentStop": "agent_type",
+    "PreCompact": "trigger",
+    "PostCompact": "trigger",
+    "ConfigChange": "source",
+    "DirectoryAdded": "source",
+    "FileChanged": "file_path",  # matched against the basename
+    "StopFailure": "error",
+    "InstructionsLoaded": "load_reason",
+    "UserPromptExpansion": "command_name",
+    "Elicitation": "mcp_server_name",
+    "ElicitationResult": "mcp_server_name",
+}
+"""The stdin field each event's matcher is tested against; absent = no matcher support
+(the matcher is then silently ignored, as Claude Code does)."""
+
+EXIT2_BLOCKS = frozenset(
+    {
+        "PreToolUse", "UserPromptSubmit", "UserPromptExpansion", "Stop", "SubagentStop",
+        "TeammateIdle", "TaskCreated", "TaskCompleted", "ConfigChange", "PostToolBatch",
+        "PreCompact", "Elicitation", "ElicitationResult", "WorktreeCreate",
+    }
+)  # fmt: skip
+"""Events where exit code 2 blocks ("Exit code 2 behavior per event")."""
+
+EXIT2_FEEDS_CLAUDE = frozenset({"PostToolUse", "PostToolUseFailure"})
+"""Exit 2 shows stderr to Claude, but the tool already ran: feedback, not a block."""
+
+EXIT2_IGNORED = frozenset(
+    {"PermissionRequest", "StopFailure", "PermissionDenied", "Notification",
+     "InstructionsLoaded", "WorktreeRemove", "DirectoryAdded", "MessageDisplay"}
+)  # fmt: skip
+
+TOP_LEVEL_DECISION = frozenset(
+    {"UserPromptSubmit", "UserPromptExpansion", "PostToolUse", "PostToolUseFailure",
+     "PostToolBatch", "Stop", "SubagentStop", "ConfigChange", "PreCompact", "TaskCreated"}
+)  # fmt: skip
+"""Events that honour top-level ``decision: "block"`` + ``reason``."""
+
+PLAIN_STDOUT_IS_CONTEXT = frozenset({"UserPromptSubmit", "UserPromptExpansion", "SessionStart"})
+
+OUTPUT_DISCARDED = frozenset({"StopFailure"})
+
+ADDITIONAL_CONTEXT_EVENTS = frozenset(
+    {"SessionStart", "Setup", "SubagentStart", "UserPromptSubmit", "UserPromptExpansion",
+     "PreToolUse", "PostToolUse", "PostToolUseFailure", "PostToolBatch", "Stop",
+     "SubagentStop"}
+)  # fmt: skip
+
+DEFAULT_TIMEOUT_S: dict[str, float] = {"UserPromptSubmit": 30.0, "MessageDisplay": 10.0}
+COMMAND_TIMEOUT_S = 600.0
+
+_EXACT = re.compile(r"^[A-Za-z0-9_\-, |]+$")
+_EXACT_NARROW = re.compile(r"^[A-Za-z0-9_|]+$")
+_NARROW_EVENTS = frozenset({"FileChanged", "StopFailure"})
+
+
+def matcher_matches(event: str, matcher: str | None, value: str | None) -> bool:
+    """Claude Code's matcher rule for one event.
+
+    ``*``, empty or absent match everything. A matcher made only of letters, digits,
+    ``_``, ``-``, spaces, ``,`` and ``|`` is an exact name or a list of exact names
+    (``FileChanged``/``StopFailure``: letters, digits, ``_`` and ``|`` only); anything
+    else is an unanchored regular expression. An invalid regex matches nothing.
+    """
+    if matcher is None or matcher in ("", "*"):
+        return True
+    if value is None:
+        return False
+    if event in _NARROW_EVENTS:
+        if _EXACT_NARROW.match(matcher):
+            return value in matcher.split("|")
+    elif _EXACT.match(matcher):
+        return value in {part.strip() for part in re.split(r"[|,]", matcher)}
+    pattern = _compile(matcher)
+    return pattern is not None and pattern.search(value) is not None
+
+
+@lru_cache(maxsize=1024)
+def _compile(matcher: str) -> re.Pattern[str] | None:
+    try:
+        return re.compile(matcher)
+    except re.error:
+        return None
+
+
+def invalid_regex(matcher: str | None) -> bool:
+    """True when ``matcher`` takes the regex path and does not compile."""
+    if matcher is None or matcher in ("", "*") or _EXACT.match(matcher):
+        return False
+    return _compile(matcher) is None

@@ -1,0 +1,116 @@
+"""Reading the settings-file dialects (Claude Code, Augment): event → matcher groups → handlers.
+
+A settings file that cannot be read or parsed yields ``Loaded(error=...)``; the registry
+then keeps the last good hooks of that file and shows the error in ``status`` and
+``hooks/list`` (never a silent drop).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from ..model import HookSpec
+from .base import Loaded, Source
+
+HandlerFactory = Callable[[Source, str, str | None, Mapping[str, Any], Mapping[str, Any]], HookSpec]
+"""(source, event, matcher, handler, group) -> HookSpec; raises ValueError when invalid."""
+
+
+def read_json_object(path: str) -> tuple[dict[str, Any] | None, str | None]:
+    """The file's top-level object, or an error message that says where it went wrong."""
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read()
+    except FileNotFoundError:
+        return None, None
+    except OSError as exc:
+        return None, f"cannot read {path}: {exc.strerror}"
+    if not raw.strip():
+        return {}, None
+    try:
+        data = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        return None, f"{path}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
+    except UnicodeDecodeError as exc:
+        return None, f"{path}: not UTF-8 text ({exc.reason})"
+    if not isinstance(data, dict):
+        return None, f"{path}: the top level must be a JSON object, not {type(data).__name__}"
+    return data, None
+
+
+def load_settings_hooks(
+    source: Source,
+    known_events: frozenset[str],
+    make_handler: HandlerFactory,
+    keep_settings: tuple[str, ...] = (),
+) -> Loaded:
+    """Parse ``source`` into hooks per event; problems are collected, not raised.
+
+    Unknown events and invalid handlers are reported in ``Loaded.error`` (one line each)
+    while every valid handler of the file is still loaded.
+    """
+    data, error = read_json_object(source.path)
+    if data is None:
+        return Loaded(error=error, unreadable=error is not None)
+    settings = {key: data[key] for key in keep_settings if key in data}
+    hooks_section = data.get("hooks", {})
+    if not isinstance(hooks_section, dict):
+        return Loaded(error=f"{source.path}: \"hooks\" must be an object", settings=settings)
+    problems: list[str] = []
+    hooks: dict[str, tuple[HookSpec, ...]] = {}
+    for event, groups in hooks_section.items():
+        if event not in known_events:
+            problems.append(f"unknown event {event!r} (known: {', '.join(sorted(known_events))})")
+            continue
+        specs = _load_groups(source, event, groups, make_handler, problems)
+        if specs:
+            hooks[event] = tuple(specs)
+    error = f"{source.path}: " + "; ".join(problems) if problems else None
+    return Loaded(hooks=hooks, error=error, settings=settings)
+
+
+def _load_groups(
+    source: Source,
+    event: str,
+    groups: object,
+    make_handler: HandlerFactory,
+    problems: list[str],
+) -> list[HookSpec]:
+    if not isinstance(groups, list):
+        problems.append(f"{event}: expected a list of matcher groups")
+        return []
+    specs: list[HookSpec] = []
+    for g_index, group in enumerate(groups):
+        where = f"{event}[{g_index}]"
+        if not isinstance(group, dict):
+            problems.append(f"{where}: a matcher group must be an object")
+            continue
+        matcher = group.get("matcher")
+        if matcher is not None and not isinstance(matcher, str):
+            problems.append(f"{where}: \"matcher\" must be a string")
+            continue
+        handlers = group.get("hooks")
+        if not isinstance(handlers, list):
+            problems.append(f"{where}: \"hooks\" must be a list of handlers")
+            continue
+        for h_index, handler in enumerate(handlers):
+            if not isinstance(handler, dict):
+                problems.append(f"{where}.hooks[{h_index}]: a handler must be an object")
+                continue
+            try:
+                specs.append(make_handler(source, event, matcher, handler, group))
+            except ValueError as exc:
+                problems.append(f"{where}.hooks[{h_index}]: {exc}")
+    return specs
+
+
+def number_field(handler: Mapping[str, Any], name: str, default: float) -> float:
+    """A positive number from the handler, or ``default`` when absent."""
+    value = handler.get(name)
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+        raise ValueError(f"\"{name}\" must be a positive number, not {value!r}")
+    return float(value)

@@ -1,0 +1,192 @@
+"""The ``fire`` use case: validate, look up hooks, run them, stream progress, combine."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
+
+from hookd.protocol import AGENTS
+
+from .combiner import combine
+from .dialects import DIALECTS
+from .model import Dialect, FireRequest
+from .registry.registry import Registry
+from .runner.runner import hook_run, run_hooks
+from .settings import Settings
+from .stats import Stats
+
+Notify = Callable[[dict[str, Any]], Awaitable[None]]
+"""Sends one progress value (``$/progress`` ``value``) to the caller."""
+
+
+class InvalidFire(ValueError):
+    """The fire params are wrong; the message says which and how to fix it."""
+
+
+def parse_fire(params: Mapping[str, Any], settings: Settings) -> FireRequest:
+    """Validate ``fire`` params into a request.
+
+    Raises:
+        InvalidFire: with a message naming the bad field and what is expected.
+    """
+    agent = params.get("agent")
+    if agent not in AGENTS:
+        raise InvalidFire(f'"agent" must be one of {", ".join(AGENTS)}; got {agent!r}')
+    if agent in settings.disabled_dialects:
+        raise InvalidFire(f"the {agent} dialect is disabled in hookd's configuration")
+    module = DIALECTS[agent]
+    raw_event = params.get("event")
+    event = module.canonical_event(raw_event) if isinstance(raw_event, str) else None
+    if event is None:
+        raise InvalidFire(
+            f"{raw_event!r} is not a {agent} event; known events: {', '.join(module.EVENTS)}"
+        )
+    roots = params.get("workspaceRoots", [])
+    if not isinstance(roots, list) or not all(isinstance(r, str) and os.path.isabs(r) for r in roots):
+        raise InvalidFire('"workspaceRoots" must be a list of absolute paths')
+    payload = params.get("payload", {})
+    if not isinstance(payload, dict):
+        raise InvalidFire('"payload" must be a JSON object (the event as the agent sends it)')
+    env = params.get("env", {})
+    if not isinstance(env, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in env.items()
+    ):
+        raise InvalidFire('"env" must be an object of string values')
+    return FireRequest(
+        dialect=Dialect(agent),
+        event=event,
+        roots=tuple(os.path.normpath(r) for r in roots),
+        payload=payload,
+        env=env,
+        timeout_s=_positive_ms(params, "timeoutMs"),
+        slow_threshold_s=_positive_ms(params, "slowThresholdMs") or settings.slow_threshold_ms / 1000,
+    )
+
+
+def _positive_ms(params: Mapping[str, Any], name: str) -> float | None:
+    value = params.get(name)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+        raise InvalidFire(f'"{name}" must be a positive number of milliseconds')
+    return float(value) / 1000
+
+
+async def fire(
+    request: FireRequest,
+    *,
+    registry: Registry,
+    settings: Settings,
+    stats: Stats,
+    notify: Notify | None,
+    base_env: Mapping[str, str],
+) -> dict[str, Any]:
+    """Run one fire end to end and return its result object."""
+    started = time.perf_counter()
+    specs, warnings = registry.hooks_for(request)
+    entry = stats.begin(request.dialect.value, request.event, request.roots)
+    entry.hooks_total = len(specs)
+    total = len(specs)
+
+    async def progress(kind: str, data: dict[str, Any]) -> None:
+        if kind == "hook/started":
+            entry.running[data["index"]] = data["source"]
+        elif kind == "hook/finished":
+            entry.running.pop(data["index"], None)
+            entry.hooks_done += 1
+            stats.record(data)
+        if notify is not None:
+            await notify(_report(kind, data, entry.hooks_done, total))
+
+    try:
+        if notify is not None:
+            await notify(_begin(request, total))
+        reports = await run_hooks(
+            request, specs, settings=settings, base_env=base_env, progress=progress
+        )
+    finally:
+        stats.end(entry)
+    module = DIALECTS[request.dialect.value]
+    combined = combine(reports, module.POLICY)
+    runs = [hook_run(r) for r in reports]
+    slowest = max(runs, key=lambda r: r["durationMs"], default=None)
+    result: dict[str, Any] = {
+        "blocked": combined["blocked"],
+        "decision": combined["decision"],
+        "reason": combined["reason"],
+        "context": combined["context"],
+        "updatedInput": combined["updatedInput"],
+        "updatedInputFrom": combined["updatedInputFrom"],
+        "continue": combined["continue"],
+        "stopReason": combined["stopReason"],
+        "systemMessage": combined["systemMessage"],
+        "native": module.native(request, combined),
+        "hooks": runs,
+        "slowest": _slowest(slowest),
+        "durationMs": round((time.perf_counter() - started) * 1000, 3),
+        "warnings": warnings + combined["warnings"],
+    }
+    if notify is not None:
+        await notify(_end(result))
+    return result
+
+
+def _slowest(run: dict[str, Any] | None) -> dict[str, Any] | None:
+    if run is None:
+        return None
+    return {k: run[k] for k in ("index", "source", "command", "durationMs")}
+
+
+def _begin(request: FireRequest, total: int) -> dict[str, Any]:
+    return {
+        "kind": "begin",
+        "title": f"hookd {request.dialect.value} {request.event}",
+        "cancellable": True,
+        "message": f"{total} hook{'s' if total != 1 else ''} to run",
+        "percentage": 0,
+        "hookd": {"type": "fire/begin", "agent": request.dialect.value, "event": request.event,
+                  "hooks": total},  # fmt: skip
+    }
+
+
+def _hook_name(data: dict[str, Any]) -> str:
+    """Settings-file hooks are named by their command, file hooks by their file."""
+    if data["dialect"] in ("claude", "augment"):
+        return str(data["command"])
+    return os.path.basename(data["source"])
+
+
+def _report(kind: str, data: dict[str, Any], done: int, total: int) -> dict[str, Any]:
+    name = _hook_name(data)
+    if kind == "hook/started":
+        message = f"started {name}"
+    elif kind == "hook/slow":
+        message = f"{name} is slow: still running after {data['elapsedMs']} ms"
+    else:
+        outcome = "timed out" if data["timedOut"] else f"exit {data['exitCode']}"
+        message = f"finished {name} in {data['durationMs']:.0f} ms ({outcome})"
+    return {
+        "kind": "report",
+        "message": message,
+        "percentage": (done * 100 // total) if total else 100,
+        "hookd": {"type": kind, **data},
+    }
+
+
+def _end(result: dict[str, Any]) -> dict[str, Any]:
+    count = len(result["hooks"])
+    slowest = result["slowest"]
+    message = f"{count} hook{'s' if count != 1 else ''} in {result['durationMs']:.0f} ms"
+    if slowest is not None:
+        slowest_name = _hook_name({**slowest, "dialect": result["hooks"][slowest["index"]]["dialect"]})
+        message += f"; slowest: {slowest_name} ({slowest['durationMs']:.0f} ms)"
+    if result["blocked"]:
+        message += "; blocked"
+    return {
+        "kind": "end",
+        "message": message,
+        "hookd": {"type": "fire/end", "durationMs": result["durationMs"],
+                  "slowest": slowest, "blocked": result["blocked"]},  # fmt: skip
+    }

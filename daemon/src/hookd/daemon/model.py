@@ -1,0 +1,116 @@
+"""Frozen values passed between the registry, the runner and the combiner."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Decision = Literal["allow", "deny", "ask", "defer"]
+DECISION_RANK: dict[str, int] = {"allow": 0, "ask": 1, "defer": 2, "deny": 3}
+"""Precedence when hooks disagree: deny > defer > ask > allow (Claude Code's rule)."""
+
+
+class Dialect(str, enum.Enum):
+    """Whose hook configuration and whose semantics."""
+
+    CLAUDE = "claude"
+    CLINE = "cline"
+    CLINE_SDK = "cline-sdk"
+    AUGMENT = "augment"
+
+
+@dataclass(frozen=True, slots=True)
+class HookSpec:
+    """One runnable hook as found in the registry.
+
+    ``argv`` is None for a shell-form command (``command`` is then run by ``sh -c``).
+    ``order`` is the declaration order across all sources of a fire; results are
+    combined in this order, never in finish order.
+    """
+
+    dialect: Dialect
+    event: str
+    source: str
+    layer: str
+    command: str
+    argv: tuple[str, ...] | None
+    timeout_s: float
+    matcher: str | None = None
+    condition: str | None = None  # Claude's handler-level `if`
+    root: str | None = None  # the workspace root a workspace-level hook belongs to
+    options: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    order: int = 0
+
+    @property
+    def identity(self) -> tuple[object, ...]:
+        """What makes two handlers 'the same' for de-duplication."""
+        return (self.dialect, self.event, self.command, self.argv, self.condition)
+
+
+@dataclass(frozen=True, slots=True)
+class ProcessOutcome:
+    """What happened to one hook process, before any dialect interprets it."""
+
+    exit_code: int | None
+    stdout: bytes
+    stderr: bytes
+    duration_ms: float
+    timed_out: bool = False
+    cancelled: bool = False
+    spawn_error: str | None = None
+    spawn_errno: int | None = None
+    stdout_truncated: bool = False
+    stderr_truncated: bool = False
+    stdin_broken: bool = False
+    pipes_held_open: bool = False
+
+    @property
+    def stdout_text(self) -> str:
+        return self.stdout.decode("utf-8", errors="replace")
+
+    @property
+    def stderr_text(self) -> str:
+        return self.stderr.decode("utf-8", errors="replace")
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """One hook's outcome in dialect-neutral terms (what the combiner merges)."""
+
+    blocks: bool = False
+    decision: Decision | None = None
+    reason: str | None = None
+    context: str | None = None
+    has_updated_input: bool = False
+    updated_input: Any = None
+    continue_: bool = True
+    stop_reason: str | None = None
+    system_message: str | None = None
+    error: str | None = None
+    review: bool = False
+    native: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class HookReport:
+    """A hook together with its process outcome and its verdict."""
+
+    spec: HookSpec
+    index: int
+    outcome: ProcessOutcome
+    verdict: Verdict
+
+
+@dataclass(frozen=True, slots=True)
+class FireRequest:
+    """A validated ``fire`` call."""
+
+    dialect: Dialect
+    event: str
+    """The dialect's canonical event name (e.g. ``PreToolUse``)."""
+    roots: tuple[str, ...]
+    payload: dict[str, Any]
+    env: dict[str, str] = field(default_factory=dict)
+    timeout_s: float | None = None
+    slow_threshold_s: float = 1.0

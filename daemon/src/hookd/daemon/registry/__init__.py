@@ -1,0 +1,1 @@
+"""The warm registry of hooks (``registry``) and the watcher that keeps it warm."""

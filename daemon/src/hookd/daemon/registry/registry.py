@@ -1,0 +1,242 @@
+"""The warm registry: every hook source of every known workspace root, always current.
+
+Two mechanisms keep it right:
+
+* the watcher (``watcher.py``) re-reads sources as soon as inotify reports a change, so
+  ``hooks/list`` and ``status`` show the current hooks and errors without any fire;
+* ``hooks_for`` re-checks the few sources one fire needs with ``stat`` before using them
+  (read-your-writes): a fire issued right after a write runs exactly the hooks that exist
+  then, even if the watcher has not reported yet. A settings file is re-parsed only when
+  its stat signature changed or it was modified within the last two seconds (two writes
+  inside one timestamp tick look identical to ``stat``; git calls these "racy").
+
+It is plain synchronous code on the trio thread: no locks, no I/O besides ``stat`` and
+small reads, and nothing per fire that grows with the number of registered hooks.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from ..dialects import DIALECTS
+from ..dialects.base import Loaded, Source
+from ..model import FireRequest, HookSpec
+from ..settings import Settings
+
+RACY_WINDOW_S = 2.0
+Signature = tuple[int, int, int, int]
+
+
+@dataclass
+class SourceState:
+    """What we last read from one settings file."""
+
+    source: Source
+    signature: Signature | None = None
+    loaded: Loaded = field(default_factory=Loaded)
+    error: str | None = None
+    loads: int = 0
+
+
+class Registry:
+    """Hooks by dialect, source and event for the workspace roots hookd knows."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self._roots: dict[str, None] = {}
+        self._states: dict[tuple[str, str], SourceState] = {}
+        self._sources_cache: dict[tuple[str, tuple[str, ...]], list[Source]] = {}
+
+    # roots -------------------------------------------------------------------------
+    @property
+    def roots(self) -> list[str]:
+        return list(self._roots)
+
+    def add_roots(self, roots: Iterable[str]) -> bool:
+        """Remember roots (from a fire or ``roots/add``); True when any was new."""
+        new = [root for root in roots if root not in self._roots]
+        for root in new:
+            self._roots[root] = None
+        return bool(new)
+
+    def remove_roots(self, roots: Iterable[str]) -> bool:
+        removed = [root for root in roots if self._roots.pop(root, 0) is None]
+        if removed:
+            keep = {s.path for s in self.all_sources()}
+            self._states = {k: v for k, v in self._states.items() if k[1] in keep}
+        return bool(removed)
+
+    # sources -----------------------------------------------------------------------
+    def sources_for(self, dialect: str, roots: Sequence[str]) -> list[Source]:
+        key = (dialect, tuple(roots))
+        cached = self._sources_cache.get(key)
+        if cached is None:
+            module = DIALECTS[dialect]
+            cached = module.sources(self.settings.home, self.settings.system_root, roots)
+            if len(self._sources_cache) > 4096:
+                self._sources_cache.clear()
+            self._sources_cache[key] = cached
+        return cached
+
+    def all_sources(self) -> list[Source]:
+        """Every source of every dialect for every known root, without duplicates."""
+        seen: dict[tuple[str, str], Source] = {}
+        root_sets: list[list[str]] = [[root] for root in self._roots] or [[]]
+        for dialect in DIALECTS:
+            if dialect in self.settings.disabled_dialects:
+                continue
+            for roots in root_sets:
+                for source in self.sources_for(dialect, roots):
+                    seen.setdefault((dialect, source.path), source)
+        return list(seen.values())
+
+    # reading -----------------------------------------------------------------------
+    def current(self, source: Source) -> Loaded:
+        """The source's hooks as they are on disk now (settings files are cached)."""
+        if source.kind == "hookdir":
+            return DIALECTS[source.dialect.value].load(source)
+        return self._fresh(source).loaded
+
+    def _fresh(self, source: Source) -> SourceState:
+        key = (source.dialect.value, source.path)
+        state = self._states.get(key)
+        if state is None:
+            state = self._states[key] = SourceState(source)
+        signature = _signature(source.path)
+        if signature is not None and signature == state.signature and not _racy(signature):
+            return state
+        return self._reload(state, signature)
+
+    def _reload(self, state: SourceState, signature: Signature | None) -> SourceState:
+        state.signature = signature
+        if signature is None:
+            state.loaded, state.error = Loaded(), None
+            return state
+        loaded = DIALECTS[state.source.dialect.value].load(state.source)
+        state.loads += 1
+        state.error = loaded.error
+        if loaded.unreadable:
+            # Keep the last good hooks of this file; the error is shown in status.
+            state.loaded = replace(state.loaded, error=loaded.error)
+        else:
+            state.loaded = loaded
+        return state
+
+    def refresh(self, changed_paths: Iterable[str]) -> int:
+        """Re-read the settings files a watcher batch may have touched; returns how many."""
+        changed = [os.path.normpath(p) for p in changed_paths]
+        count = 0
+        for state in list(self._states.values()):
+            path = state.source.path
+            parent = os.path.dirname(path)
+            if any(c == path or c == parent or path.startswith(c + os.sep) for c in changed):
+                self._reload(state, _signature(path))
+                count += 1
+        return count
+
+    def hooks_for(self, request: FireRequest) -> tuple[list[HookSpec], list[str]]:
+        """The hooks one fire runs, in declaration order, plus warnings to report."""
+        name = request.dialect.value
+        module = DIALECTS[name]
+        loaded: list[tuple[Source, Loaded]] = []
+        warnings: list[str] = []
+        for source in self.sources_for(name, request.roots):
+            if source.kind == "hookdir":
+                content = Loaded(hooks={request.event: module.load_event(source, request.event)})
+            else:
+                state = self._fresh(source)
+                content = state.loaded
+                if state.error:
+                    warnings.append(_error_warning(state))
+            loaded.append((source, content))
+        specs, selection_warnings = module.select(loaded, request)
+        ordered = [replace(spec, order=index) for index, spec in enumerate(specs)]
+        return ordered, warnings + selection_warnings
+
+    # views -------------------------------------------------------------------------
+    def listing(self) -> dict[str, Any]:
+        """Every known hook with its source and layer, and every source's error."""
+        hooks: list[dict[str, Any]] = []
+        errors: list[dict[str, str]] = []
+        for source in self.all_sources():
+            content = self.current(source)
+            if content.error:
+                errors.append({"dialect": source.dialect.value, "source": source.path,
+                               "error": content.error})  # fmt: skip
+            for event, specs in content.hooks.items():
+                hooks.extend(_describe(spec, event) for spec in specs)
+        return {"roots": self.roots, "hooks": hooks, "errors": errors}
+
+    def watch_targets(self) -> set[str]:
+        """Directories to watch (non-recursively) so that every source's change is seen.
+
+        For each source: the directory that holds it (or that is it), plus its parent
+        so that the directory's own deletion and re-creation is seen; when it does not
+        exist yet, its nearest existing ancestor, so that its creation is seen.
+        """
+        targets: set[str] = set()
+        for source in self.all_sources():
+            folder = source.path if source.kind == "hookdir" else os.path.dirname(source.path)
+            if os.path.isdir(folder):
+                targets.add(folder)
+                parent = os.path.dirname(folder)
+                if os.path.isdir(parent):
+                    targets.add(parent)
+            else:
+                ancestor = _existing_ancestor(folder)
+                if ancestor is not None:
+                    targets.add(ancestor)
+        return targets
+
+    def source_errors(self) -> list[dict[str, str]]:
+        return [
+            {"dialect": s.source.dialect.value, "source": s.source.path, "error": s.error}
+            for s in self._states.values()
+            if s.error
+        ]
+
+
+def _signature(path: str) -> Signature | None:
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return (info.st_mtime_ns, info.st_ctime_ns, info.st_size, info.st_ino)
+
+
+def _racy(signature: Signature) -> bool:
+    newest = max(signature[0], signature[1]) / 1e9
+    return time.time() - newest < RACY_WINDOW_S
+
+
+def _existing_ancestor(path: str) -> str | None:
+    current = os.path.dirname(path)
+    while current and not os.path.isdir(current):
+        parent = os.path.dirname(current)
+        if parent == current:
+            return None
+        current = parent
+    return current or None
+
+
+def _error_warning(state: SourceState) -> str:
+    kept = " (its last good hooks are used)" if state.loaded.hooks else ""
+    return f"{state.error}{kept}"
+
+
+def _describe(spec: HookSpec, event: str) -> dict[str, Any]:
+    return {
+        "dialect": spec.dialect.value,
+        "event": event,
+        "layer": spec.layer,
+        "source": spec.source,
+        "command": spec.command,
+        "matcher": spec.matcher,
+        "if": spec.condition,
+        "timeoutMs": round(spec.timeout_s * 1000),
+        "root": spec.root,
+    }

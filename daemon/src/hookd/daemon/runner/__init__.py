@@ -1,0 +1,1 @@
+"""Running hooks: one process (``process``), and a fire's set of hooks (``runner``)."""

@@ -1,0 +1,227 @@
+"""Run one hook process and always get it back: no hangs, no orphans, bounded memory.
+
+The rules every runner we studied breaks somewhere:
+
+* the hook starts in its own session (``setsid``), so its whole process tree can be
+  signalled as one group;
+* stdin is written concurrently with reading stdout/stderr and then closed; a hook that
+  never reads stdin is fine (EPIPE is recorded, not raised);
+* stdout and stderr are capped; what is past the cap is read and discarded, and the
+  outcome says so;
+* completion is the *main* process's exit plus a bounded drain: a background grandchild
+  that keeps the pipes open cannot hold the hook (or the fire) hostage;
+* on timeout or cancellation the group gets SIGTERM, a grace period, then SIGKILL, and a
+  final SIGKILL for members that outlived the leader. Cleanup is shielded so an outer
+  cancellation cannot leave processes behind.
+"""
+
+from __future__ import annotations
+
+import errno
+import math
+import os
+import signal
+import subprocess
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import trio
+
+from ..model import ProcessOutcome
+
+_READ_CHUNK = 65536
+
+
+@dataclass(frozen=True)
+class ProcessLimits:
+    """The bounds a hook process runs under."""
+
+    timeout_s: float
+    output_cap_bytes: int = 1024 * 1024
+    term_grace_s: float = 0.5
+    drain_grace_s: float = 0.1
+
+
+class _CappedBuffer:
+    def __init__(self, cap: int) -> None:
+        self.cap = cap
+        self.chunks: list[bytes] = []
+        self.size = 0
+        self.truncated = False
+
+    def add(self, data: bytes) -> None:
+        room = self.cap - self.size
+        if room <= 0:
+            self.truncated = True
+            return
+        if len(data) > room:
+            data = data[:room]
+            self.truncated = True
+        self.chunks.append(data)
+        self.size += len(data)
+
+    def value(self) -> bytes:
+        return b"".join(self.chunks)
+
+
+async def run_hook_process(
+    argv: Sequence[str],
+    *,
+    stdin: bytes,
+    cwd: str | None,
+    env: Mapping[str, str],
+    limits: ProcessLimits,
+) -> ProcessOutcome:
+    """Run ``argv`` to completion under ``limits`` and describe what happened.
+
+    Never raises for anything the hook does (missing executable, crash, timeout, huge
+    output); those are reported in the outcome. Outer cancellation propagates after the
+    process group has been killed.
+    """
+    started = time.perf_counter()
+    try:
+        process = await trio.lowlevel.open_process(
+            list(argv),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=cwd,
+            env=dict(env),
+            start_new_session=True,
+        )
+    except OSError as exc:
+        return ProcessOutcome(
+            exit_code=None,
+            stdout=b"",
+            stderr=b"",
+            duration_ms=_ms_since(started),
+            spawn_error=_describe_spawn_error(argv, cwd, exc),
+            spawn_errno=exc.errno,
+        )
+    return await _supervise(process, stdin, limits, started)
+
+
+async def _supervise(
+    process: trio.Process, stdin: bytes, limits: ProcessLimits, started: float
+) -> ProcessOutcome:
+    stdout = _CappedBuffer(limits.output_cap_bytes)
+    stderr = _CappedBuffer(limits.output_cap_bytes)
+    state = {"stdin_broken": False, "timed_out": False, "pipes_held_open": False}
+    pgid = process.pid  # session leader: its pid is the group id
+    cancelled = True
+    try:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(_feed, process, stdin, state)
+            readers = {"stdout": trio.CancelScope(), "stderr": trio.CancelScope()}
+            done = {"stdout": trio.Event(), "stderr": trio.Event()}
+            nursery.start_soon(_drain, process.stdout, stdout, readers["stdout"], done["stdout"])
+            nursery.start_soon(_drain, process.stderr, stderr, readers["stderr"], done["stderr"])
+            with trio.move_on_after(limits.timeout_s) as deadline:
+                await process.wait()
+            if deadline.cancelled_caught:
+                state["timed_out"] = True
+                await _kill_group(process, pgid, limits.term_grace_s)
+            with trio.move_on_after(limits.drain_grace_s):
+                await done["stdout"].wait()
+                await done["stderr"].wait()
+            if not (done["stdout"].is_set() and done["stderr"].is_set()):
+                # A background child still holds the pipes: stop waiting for EOF.
+                state["pipes_held_open"] = True
+                for scope in readers.values():
+                    scope.cancel()
+            nursery.cancel_scope.cancel()  # the stdin feeder, if still blocked
+        cancelled = False
+    finally:
+        if cancelled:
+            with trio.CancelScope(shield=True):
+                await _kill_group(process, pgid, limits.term_grace_s)
+        elif state["timed_out"]:
+            _signal_group(pgid, signal.SIGKILL)  # members that outlived the leader
+        for stream in (process.stdin, process.stdout, process.stderr):
+            if stream is not None:
+                with trio.CancelScope(shield=True):
+                    await stream.aclose()
+    return ProcessOutcome(
+        exit_code=process.returncode,
+        stdout=stdout.value(),
+        stderr=stderr.value(),
+        duration_ms=_ms_since(started),
+        timed_out=state["timed_out"],
+        stdout_truncated=stdout.truncated,
+        stderr_truncated=stderr.truncated,
+        stdin_broken=state["stdin_broken"],
+        pipes_held_open=state["pipes_held_open"],
+    )
+
+
+async def _feed(process: trio.Process, data: bytes, state: dict[str, bool]) -> None:
+    assert process.stdin is not None
+    try:
+        if data:
+            await process.stdin.send_all(data)
+        await process.stdin.aclose()
+    except (trio.BrokenResourceError, trio.ClosedResourceError):
+        state["stdin_broken"] = True  # the hook exited or closed stdin without reading
+
+
+async def _drain(
+    stream: trio.abc.ReceiveStream | None,
+    sink: _CappedBuffer,
+    scope: trio.CancelScope,
+    done: trio.Event,
+) -> None:
+    if stream is None:
+        done.set()
+        return
+    with scope:
+        try:
+            while chunk := await stream.receive_some(_READ_CHUNK):
+                sink.add(chunk)
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            pass
+        done.set()
+
+
+async def _kill_group(process: trio.Process, pgid: int, grace_s: float) -> None:
+    """SIGTERM the group, give it ``grace_s`` to exit, then SIGKILL it."""
+    if process.returncode is None:
+        _signal_group(pgid, signal.SIGTERM)
+        with trio.move_on_after(grace_s):
+            await process.wait()
+    _signal_group(pgid, signal.SIGKILL)
+    if process.returncode is None:
+        await process.wait()
+
+
+def _signal_group(pgid: int, sig: signal.Signals) -> None:
+    try:
+        os.killpg(pgid, sig)
+    except ProcessLookupError:
+        pass  # nothing left in the group
+    except PermissionError:
+        pass  # a member changed credentials (setuid); nothing more we may do
+
+
+def _ms_since(started: float) -> float:
+    return round((time.perf_counter() - started) * 1000, 3)
+
+
+def _describe_spawn_error(argv: Sequence[str], cwd: str | None, exc: OSError) -> str:
+    program = argv[0] if argv else "<empty command>"
+    if exc.errno == errno.ENOENT:
+        if cwd is not None and not os.path.isdir(cwd):
+            return f"working directory {cwd} does not exist"
+        return f"{program}: not found (check the path, or that it is on PATH)"
+    if exc.errno == errno.EACCES:
+        return f"{program}: permission denied (is it executable? chmod +x {program})"
+    if exc.errno == errno.ENOEXEC:
+        return f"{program}: not an executable format (add a shebang line such as #!/bin/sh)"
+    return f"{program}: cannot start: {exc.strerror or exc}"
+
+
+def effective_timeout(seconds: float | None) -> float:
+    """Clamp a configured timeout to something trio accepts."""
+    if seconds is None or math.isnan(seconds) or seconds <= 0:
+        return math.inf
+    return seconds

@@ -1,0 +1,120 @@
+"""Run a fire's hooks: concurrently in one nursery, or in order where the dialect says so.
+
+Each hook runs in its own cancel scope with its own timeout (the dialect's default or
+the hook's setting, capped by the fire's ``timeoutMs``); a sibling task sends the
+*slow* notice once a hook passes the threshold and is cancelled when the hook ends.
+"""
+
+from __future__ import annotations
+
+import errno
+import math
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Any
+
+import trio
+
+from ..dialects import DIALECTS
+from ..dialects.base import Launch
+from ..model import FireRequest, HookReport, HookSpec, ProcessOutcome
+from ..settings import Settings
+from .process import ProcessLimits, run_hook_process
+
+Progress = Callable[[str, dict[str, Any]], Awaitable[None]]
+"""``await progress(kind, data)``: kind is hook/started, hook/slow or hook/finished."""
+
+
+async def _no_progress(kind: str, data: dict[str, Any]) -> None:
+    return None
+
+
+async def run_hooks(
+    request: FireRequest,
+    specs: Sequence[HookSpec],
+    *,
+    settings: Settings,
+    base_env: Mapping[str, str],
+    progress: Progress = _no_progress,
+) -> list[HookReport]:
+    """Run every hook in ``specs`` and return their reports in declaration order."""
+    module = DIALECTS[request.dialect.value]
+    deadline = trio.current_time() + (request.timeout_s or math.inf)
+    reports: dict[int, HookReport] = {}
+
+    async def run_one(index: int, spec: HookSpec) -> None:
+        launch = module.prepare(spec, request, base_env)
+        remaining = max(0.0, deadline - trio.current_time())
+        limits = ProcessLimits(
+            timeout_s=min(spec.timeout_s, remaining),
+            output_cap_bytes=settings.output_cap_bytes,
+            term_grace_s=settings.term_grace_s,
+            drain_grace_s=settings.drain_grace_s,
+        )
+        await progress("hook/started", _describe(index, spec))
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(_slow_notice, progress, index, spec, request.slow_threshold_s)
+            outcome = await _spawn(launch, limits)
+            nursery.cancel_scope.cancel()
+        verdict = module.interpret(spec, request, outcome)
+        report = HookReport(spec=spec, index=index, outcome=outcome, verdict=verdict)
+        reports[index] = report
+        await progress("hook/finished", hook_run(report))
+
+    if module.sequential(request):
+        for index, spec in enumerate(specs):
+            await run_one(index, spec)
+    else:
+        async with trio.open_nursery() as nursery:
+            for index, spec in enumerate(specs):
+                nursery.start_soon(run_one, index, spec)
+    return [reports[i] for i in sorted(reports)]
+
+
+async def _spawn(launch: Launch, limits: ProcessLimits) -> ProcessOutcome:
+    outcome = await run_hook_process(
+        launch.argv, stdin=launch.stdin, cwd=launch.cwd, env=launch.env, limits=limits
+    )
+    if outcome.spawn_errno == errno.ENOEXEC and launch.argv[0] != "/bin/sh":
+        # No shebang: run it as a shell script, as a shell (and so Cline) would.
+        outcome = await run_hook_process(
+            ("/bin/sh", *launch.argv), stdin=launch.stdin, cwd=launch.cwd, env=launch.env,
+            limits=limits,
+        )  # fmt: skip
+    return outcome
+
+
+async def _slow_notice(progress: Progress, index: int, spec: HookSpec, threshold_s: float) -> None:
+    if threshold_s <= 0 or math.isinf(threshold_s):
+        return
+    await trio.sleep(threshold_s)
+    await progress("hook/slow", {**_describe(index, spec), "elapsedMs": round(threshold_s * 1000)})
+
+
+def _describe(index: int, spec: HookSpec) -> dict[str, Any]:
+    return {
+        "index": index,
+        "dialect": spec.dialect.value,
+        "source": spec.source,
+        "layer": spec.layer,
+        "command": spec.command,
+    }
+
+
+def hook_run(report: HookReport) -> dict[str, Any]:
+    """The ``hooks[]`` entry of a fire result for one hook."""
+    outcome, verdict = report.outcome, report.verdict
+    error = verdict.error
+    if outcome.pipes_held_open:
+        note = "a background process kept the hook's output pipes open after it exited"
+        error = f"{error}; {note}" if error else note
+    return {
+        **_describe(report.index, report.spec),
+        "exitCode": outcome.exit_code,
+        "durationMs": outcome.duration_ms,
+        "timedOut": outcome.timed_out,
+        "error": error,
+        "blocked": verdict.blocks,
+        "decision": "deny" if verdict.blocks else verdict.decision,
+        "stdoutTruncated": outcome.stdout_truncated,
+        "stderrTruncated": outcome.stderr_truncated,
+    }

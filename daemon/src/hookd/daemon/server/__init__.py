@@ -1,0 +1,1 @@
+"""The JSON-RPC server: listener, per-connection protocol, dispatch and methods."""

@@ -1,0 +1,75 @@
+"""A small trio adapter around jsonrpcserver (5.0.9, pinned: it reuses internals).
+
+jsonrpcserver's own ``async_dispatch`` runs batches through ``asyncio.gather`` and, under
+trio, answers every request with a silent -32000 (see ``library-checks.md`` §1). So we
+keep from it what works anywhere: the method table, method lookup, argument checking by
+signature, the ``Success``/``Error`` result values and ``JsonRpcError``. Framing, batches
+(each element validated and answered on its own, as the spec asks), notifications and
+cancellation are ours, in ``connection.py``.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Awaitable, Callable, Mapping
+from functools import partial
+from typing import Any
+
+import structlog
+
+from hookd.protocol import INTERNAL_ERROR, INVALID_PARAMS, RequestId, error, success
+
+with warnings.catch_warnings():
+    # jsonrpcserver 5.0.9 uses importlib.resources APIs deprecated in 3.11.
+    warnings.simplefilter("ignore", DeprecationWarning)
+    from jsonrpcserver import Error, Success
+    from jsonrpcserver.dispatcher import create_request, get_method, validate_args, validate_result
+    from jsonrpcserver.exceptions import JsonRpcError
+    from jsonrpcserver.sentinels import NODATA
+    from oslash.either import Left
+
+__all__ = ["Error", "JsonRpcError", "Method", "Success", "dispatch_request"]
+
+log = structlog.get_logger("hookd.rpc")
+
+Method = Callable[..., Awaitable[Any]]
+
+
+async def dispatch_request(
+    methods: Mapping[str, Method], context: Any, message: dict[str, Any]
+) -> dict[str, Any] | None:
+    """Run one already-validated request; the response dict, or None for a notification."""
+    request_id: RequestId | None = message.get("id")
+    is_notification = "id" not in message
+    params = message.get("params", {})
+    if isinstance(params, list):
+        response = error(
+            request_id, INVALID_PARAMS, "Invalid params",
+            "hookd takes parameters by name: send \"params\" as a JSON object",
+        )  # fmt: skip
+        return None if is_notification else response
+    request = create_request(message)
+    method = get_method(methods, request.method).bind(partial(validate_args, request, context))
+    if isinstance(method, Left):
+        result = method
+    else:
+        result = await _call(method._value, context, params, message["method"])
+    if is_notification:
+        return None
+    if isinstance(result, Left):
+        err = result._error
+        data = None if err.data is NODATA else err.data
+        return error(request_id, err.code, err.message, data)
+    return success(request_id, result._value.result)
+
+
+async def _call(function: Method, context: Any, params: dict[str, Any], name: str) -> Any:
+    try:
+        result = await function(context, **params)
+        validate_result(result)
+    except JsonRpcError as exc:
+        return Error(exc.code, exc.message, exc.data)
+    except Exception as exc:  # a bug in a method: answer, log, keep serving
+        log.exception("method_failed", method=name)
+        return Error(INTERNAL_ERROR, "Internal error", f"{type(exc).__name__}: {exc}")
+    return result

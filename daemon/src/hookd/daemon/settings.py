@@ -1,0 +1,103 @@
+"""hookd's own configuration: defaults, the optional TOML file, and overrides.
+
+Looked up in this order, later wins: built-in defaults, the config file
+(``--config``, else ``$HOOKD_CONFIG``, else ``$XDG_CONFIG_HOME/hookd/config.toml`` when it
+exists), then command-line options.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+from hookd.protocol import DEFAULT_MAX_MESSAGE_BYTES, default_socket_path
+
+from .errors import ConfigError
+
+CONFIG_ENV = "HOOKD_CONFIG"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything the daemon needs to know that is not in a hook's own configuration."""
+
+    socket_path: str = field(default_factory=default_socket_path)
+    home: str = field(default_factory=lambda: os.path.expanduser("~"))
+    system_root: str = "/"
+    """Prefix for system-level locations (``/etc/augment``, Claude's managed settings).
+    Tests point it at a temporary directory."""
+    slow_threshold_ms: int = 1000
+    output_cap_bytes: int = 1024 * 1024
+    """Per stream and per hook; the rest is discarded and the hook report says so."""
+    max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES
+    max_in_flight_per_connection: int = 64
+    term_grace_s: float = 0.5
+    """Between SIGTERM and SIGKILL of a timed-out or cancelled hook's process group."""
+    drain_grace_s: float = 0.1
+    """How long to wait for pipe EOF after a hook's main process exited."""
+    watch_debounce_ms: int = 50
+    watch_step_ms: int = 10
+    disabled_dialects: frozenset[str] = frozenset()
+    log_level: str = "info"
+    log_json: bool | None = None
+    """None: JSON lines unless stderr is a terminal."""
+
+    def with_overrides(self, **overrides: Any) -> Settings:
+        """A copy with the non-None overrides applied."""
+        return replace(self, **{k: v for k, v in overrides.items() if v is not None})
+
+
+def config_file_path(explicit: str | None) -> Path | None:
+    """The config file to read, or None when there is none to read."""
+    if explicit:
+        return Path(explicit)
+    env = os.environ.get(CONFIG_ENV)
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    candidate = Path(base) / "hookd" / "config.toml"
+    return candidate if candidate.is_file() else None
+
+
+def load_settings(config_path: str | None = None, **overrides: Any) -> Settings:
+    """Defaults, then the config file, then ``overrides`` (None values ignored).
+
+    Raises:
+        ConfigError: the file is unreadable, not TOML, or names unknown keys.
+    """
+    settings = Settings()
+    path = config_file_path(config_path)
+    if path is not None:
+        settings = replace(settings, **_read_config(path))
+    return settings.with_overrides(**overrides)
+
+
+def _read_config(path: Path) -> dict[str, Any]:
+    try:
+        data = tomllib.loads(path.read_text("utf-8"))
+    except OSError as exc:
+        raise ConfigError(f"cannot read hookd config {path}: {exc.strerror}") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"hookd config {path} is not valid TOML: {exc}") from exc
+    known = {f.name: f for f in fields(Settings)}
+    unknown = sorted(set(data) - set(known))
+    if unknown:
+        raise ConfigError(
+            f"hookd config {path}: unknown key(s) {', '.join(unknown)}; "
+            f"known keys: {', '.join(sorted(known))}"
+        )
+    if "disabled_dialects" in data:
+        data["disabled_dialects"] = frozenset(data["disabled_dialects"])
+    for name, value in data.items():
+        expected = type(getattr(Settings(), name))
+        if expected is float and isinstance(value, int):
+            continue
+        if value is not None and expected is not type(None) and not isinstance(value, expected):
+            raise ConfigError(
+                f"hookd config {path}: {name} must be {expected.__name__}, "
+                f"not {type(value).__name__}"
+            )
+    return data

@@ -1,0 +1,92 @@
+"""Per-hook counters and timings, and the table of fires in flight (for ``status``)."""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+_WINDOW = 256
+
+
+@dataclass
+class HookStats:
+    runs: int = 0
+    timeouts: int = 0
+    errors: int = 0
+    blocks: int = 0
+    durations: deque[float] = field(default_factory=lambda: deque(maxlen=_WINDOW))
+
+    def view(self) -> dict[str, Any]:
+        ordered = sorted(self.durations)
+        return {
+            "runs": self.runs,
+            "timeouts": self.timeouts,
+            "errors": self.errors,
+            "blocks": self.blocks,
+            "p50Ms": round(statistics.median(ordered), 3) if ordered else None,
+            "p95Ms": round(ordered[int(0.95 * (len(ordered) - 1))], 3) if ordered else None,
+            "maxMs": round(ordered[-1], 3) if ordered else None,
+        }
+
+
+@dataclass
+class InFlight:
+    fire_id: int
+    agent: str
+    event: str
+    roots: tuple[str, ...]
+    started: float = field(default_factory=time.monotonic)
+    hooks_total: int = 0
+    hooks_done: int = 0
+    running: dict[int, str] = field(default_factory=dict)
+
+    def view(self) -> dict[str, Any]:
+        return {
+            "id": self.fire_id,
+            "agent": self.agent,
+            "event": self.event,
+            "roots": list(self.roots),
+            "elapsedMs": round((time.monotonic() - self.started) * 1000, 1),
+            "hooksTotal": self.hooks_total,
+            "hooksDone": self.hooks_done,
+            "running": list(self.running.values()),
+        }
+
+
+class Stats:
+    """Everything ``status`` reports about work done and work in progress."""
+
+    def __init__(self) -> None:
+        self.started = time.time()
+        self.fires = 0
+        self.by_hook: dict[tuple[str, str], HookStats] = {}
+        self.in_flight: dict[int, InFlight] = {}
+        self._next_id = 0
+
+    def begin(self, agent: str, event: str, roots: tuple[str, ...]) -> InFlight:
+        self._next_id += 1
+        self.fires += 1
+        entry = InFlight(self._next_id, agent, event, roots)
+        self.in_flight[entry.fire_id] = entry
+        return entry
+
+    def end(self, entry: InFlight) -> None:
+        self.in_flight.pop(entry.fire_id, None)
+
+    def record(self, run: dict[str, Any]) -> None:
+        key = (run["source"], run["command"])
+        stats = self.by_hook.setdefault(key, HookStats())
+        stats.runs += 1
+        stats.durations.append(run["durationMs"])
+        stats.timeouts += bool(run["timedOut"])
+        stats.errors += bool(run["error"])
+        stats.blocks += bool(run["blocked"])
+
+    def hook_views(self) -> list[dict[str, Any]]:
+        return [
+            {"source": source, "command": command, **stats.view()}
+            for (source, command), stats in sorted(self.by_hook.items())
+        ]

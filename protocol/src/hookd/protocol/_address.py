@@ -1,0 +1,38 @@
+"""Where the daemon listens by default; shared by the daemon and every client."""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+SOCKET_ENV = "HOOKD_SOCKET"
+"""Environment variable that overrides the socket path for both ends."""
+
+SOCKET_NAME = "hookd.sock"
+
+
+def runtime_dir() -> Path:
+    """The per-user private directory that holds the socket and the lock file.
+
+    ``$XDG_RUNTIME_DIR/hookd`` when the variable is set (systemd user sessions);
+    otherwise ``$TMPDIR/hookd-<uid>`` (``/tmp/hookd-<uid>``), which the daemon creates
+    with mode 0700 and refuses to use when another user owns it or it is too open.
+    """
+    xdg = os.environ.get("XDG_RUNTIME_DIR")
+    if xdg and os.path.isabs(xdg):
+        return Path(xdg) / "hookd"
+    uid = os.getuid() if hasattr(os, "getuid") else 0
+    return Path(tempfile.gettempdir()) / f"hookd-{uid}"
+
+
+def default_socket_path() -> str:
+    """The socket path a client should connect to (``HOOKD_SOCKET`` wins)."""
+    override = os.environ.get(SOCKET_ENV)
+    if override:
+        return override
+    if sys.platform == "win32":
+        user = os.environ.get("USERNAME", "user")
+        return rf"\\.\pipe\hookd-{user}"
+    return str(runtime_dir() / SOCKET_NAME)

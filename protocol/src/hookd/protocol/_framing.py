@@ -1,0 +1,184 @@
+"""Message framing for the hookd socket: LSP base protocol or newline-delimited JSON.
+
+The framing is sniffed once per connection from its first non-whitespace byte: ``{`` or
+``[`` means newline-delimited JSON (one compact JSON text per line), anything else means
+LSP headers (``Content-Length: N\\r\\n\\r\\n`` then N bytes). Replies use the framing the
+peer chose, so vscode-jsonrpc clients and ``nc``-style scripts share one socket.
+
+Everything here is sans-IO: feed bytes in, get complete message bodies out.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterator
+
+DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024
+"""Largest message body accepted (and the longest NDJSON line)."""
+
+MAX_HEADER_BYTES = 8 * 1024
+"""Largest LSP header block accepted."""
+
+
+class Framing(enum.Enum):
+    """How messages are delimited on one connection."""
+
+    LSP = "lsp"
+    NDJSON = "ndjson"
+
+
+class FramingError(Exception):
+    """The byte stream cannot be split into messages any more.
+
+    ``recoverable`` tells whether the decoder skipped the bad message and can go on
+    (an oversized NDJSON line) or whether the stream is out of sync and the connection
+    should be closed after answering (a garbled LSP header).
+    """
+
+    def __init__(self, message: str, *, recoverable: bool) -> None:
+        super().__init__(message)
+        self.recoverable = recoverable
+
+
+def encode(body: bytes, framing: Framing) -> bytes:
+    """Frame one serialized JSON message for sending."""
+    if framing is Framing.NDJSON:
+        return body + b"\n"
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
+class MessageDecoder:
+    """Incremental decoder: ``feed()`` bytes, iterate complete message bodies.
+
+    Oversized messages are never buffered whole: an NDJSON line past the limit is
+    skipped up to its newline and reported once as a recoverable ``FramingError``; an
+    LSP message announcing a length past the limit is skipped by its announced length.
+    """
+
+    def __init__(self, max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES) -> None:
+        self.max_message_bytes = max_message_bytes
+        self.framing: Framing | None = None
+        self._buffer = bytearray()
+        self._skip_bytes = 0  # LSP: bytes of an oversized body still to discard
+        self._skipping_line = False  # NDJSON: discarding an oversized line
+
+    def feed(self, data: bytes) -> Iterator[bytes]:
+        """Add received bytes and yield every message body they complete.
+
+        Raises:
+            FramingError: on an oversized or malformed message (see the class doc).
+        """
+        self._buffer += data
+        while True:
+            if self.framing is None and not self._sniff():
+                return
+            if self.framing is Framing.NDJSON:
+                body = self._next_line()
+            else:
+                body = self._next_lsp()
+            if body is None:
+                return
+            yield body
+
+    @property
+    def buffered(self) -> int:
+        """Bytes received but not yet part of a complete message."""
+        return len(self._buffer)
+
+    def _sniff(self) -> bool:
+        stripped = self._buffer.lstrip()
+        if not stripped:
+            self._buffer.clear()
+            return False
+        del self._buffer[: len(self._buffer) - len(stripped)]
+        self.framing = Framing.NDJSON if stripped[:1] in (b"{", b"[") else Framing.LSP
+        return True
+
+    def _next_line(self) -> bytes | None:
+        while True:
+            newline = self._buffer.find(b"\n")
+            if self._skipping_line:
+                if newline < 0:
+                    self._buffer.clear()
+                    return None
+                del self._buffer[: newline + 1]
+                self._skipping_line = False
+                continue
+            if newline < 0:
+                if len(self._buffer) > self.max_message_bytes:
+                    self._buffer.clear()
+                    self._skipping_line = True
+                    raise self._too_large(None)
+                return None
+            line = bytes(self._buffer[:newline]).strip()
+            del self._buffer[: newline + 1]
+            if len(line) > self.max_message_bytes:
+                raise self._too_large(len(line))
+            if line:
+                return line
+
+    def _next_lsp(self) -> bytes | None:
+        if self._skip_bytes:
+            self._discard_skipped()
+            if self._skip_bytes:
+                return None
+        end = self._buffer.find(b"\r\n\r\n")
+        if end < 0:
+            if len(self._buffer) > MAX_HEADER_BYTES:
+                raise FramingError(
+                    f"LSP header block longer than {MAX_HEADER_BYTES} bytes without a blank "
+                    "line; send 'Content-Length: N\\r\\n\\r\\n' before each message",
+                    recoverable=False,
+                )
+            return None
+        length = _content_length(bytes(self._buffer[:end]))
+        body_start = end + 4
+        if length > self.max_message_bytes:
+            del self._buffer[:body_start]
+            self._skip_bytes = length
+            self._discard_skipped()
+            raise self._too_large(length)
+        if len(self._buffer) < body_start + length:
+            return None
+        body = bytes(self._buffer[body_start : body_start + length])
+        del self._buffer[: body_start + length]
+        return body
+
+    def _discard_skipped(self) -> None:
+        dropped = min(self._skip_bytes, len(self._buffer))
+        del self._buffer[:dropped]
+        self._skip_bytes -= dropped
+
+    def _too_large(self, size: int | None) -> FramingError:
+        what = f"{size} bytes" if size is not None else "more than the limit"
+        return FramingError(
+            f"message of {what} exceeds the limit of {self.max_message_bytes} bytes; "
+            "it was discarded (split large payloads or raise max_message_bytes)",
+            recoverable=True,
+        )
+
+
+def _content_length(header_block: bytes) -> int:
+    length: int | None = None
+    for raw_line in header_block.split(b"\r\n"):
+        name, sep, value = raw_line.partition(b":")
+        if not sep:
+            raise FramingError(
+                f"malformed LSP header line {raw_line[:80]!r}: expected 'Name: value'",
+                recoverable=False,
+            )
+        if name.strip().lower() == b"content-length":
+            try:
+                length = int(value.strip())
+            except ValueError:
+                raise FramingError(
+                    f"Content-Length is not a number: {value.strip()[:40]!r}",
+                    recoverable=False,
+                ) from None
+            if length < 0:
+                raise FramingError("Content-Length is negative", recoverable=False)
+    if length is None:
+        raise FramingError(
+            "LSP header block has no Content-Length header", recoverable=False
+        )
+    return length

@@ -1,0 +1,26 @@
+"""Method and notification names of the hookd protocol."""
+
+from __future__ import annotations
+
+FIRE = "fire"
+STATUS = "status"
+HOOKS_LIST = "hooks/list"
+ROOTS_ADD = "roots/add"
+ROOTS_REMOVE = "roots/remove"
+SHUTDOWN = "shutdown"
+DISCOVER = "rpc.discover"
+
+CANCEL_REQUEST = "$/cancelRequest"
+"""Client notification ``{id}``: cancel an in-flight request (LSP)."""
+PROGRESS = "$/progress"
+"""Server notification ``{token, value}``: work-done progress of a fire (LSP)."""
+
+REQUEST_METHODS: tuple[str, ...] = (
+    FIRE,
+    STATUS,
+    HOOKS_LIST,
+    ROOTS_ADD,
+    ROOTS_REMOVE,
+    SHUTDOWN,
+    DISCOVER,
+)

@@ -1,0 +1,83 @@
+"""Wire types: JSON values and the params/results of hookd's methods as TypedDicts.
+
+The field names here are a contract with agents and editor extensions; see
+``protocol/README.md`` and the OpenRPC document served by ``rpc.discover``.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, NotRequired, TypeAlias, TypedDict
+
+JsonValue: TypeAlias = (
+    "None | bool | int | float | str | list[JsonValue] | dict[str, JsonValue]"
+)
+JsonObject: TypeAlias = "dict[str, JsonValue]"
+
+Agent = Literal["claude", "cline", "cline-sdk", "augment"]
+AGENTS: tuple[Agent, ...] = ("claude", "cline", "cline-sdk", "augment")
+
+Decision = Literal["allow", "deny", "ask", "defer"]
+
+
+class FireParams(TypedDict):
+    """Params of ``fire``."""
+
+    agent: Agent
+    event: str
+    workspaceRoots: list[str]
+    payload: NotRequired[JsonObject]
+    timeoutMs: NotRequired[int]
+    slowThresholdMs: NotRequired[int]
+    workDoneToken: NotRequired[int | str]
+    env: NotRequired[dict[str, str]]
+
+
+class HookRun(TypedDict):
+    """One hook that ran during a fire, in declaration order."""
+
+    index: int
+    dialect: str
+    source: str
+    layer: str
+    command: str
+    exitCode: int | None
+    durationMs: float
+    timedOut: bool
+    error: str | None
+    blocked: bool
+    decision: Decision | None
+    stdoutTruncated: bool
+    stderrTruncated: bool
+
+
+class Slowest(TypedDict):
+    """The slowest hook of a fire (the Cline design notes ask for it)."""
+
+    index: int
+    source: str
+    command: str
+    durationMs: float
+
+
+class FireResult(TypedDict):
+    """Result of ``fire``: the combined outcome of every matching hook."""
+
+    blocked: bool
+    decision: Decision | None
+    reason: str | None
+    context: str | None
+    updatedInput: JsonValue
+    updatedInputFrom: str | None
+    continue_: NotRequired[bool]  # documentation only: the wire name is "continue"
+    stopReason: str | None
+    systemMessage: str | None
+    native: JsonObject
+    hooks: list[HookRun]
+    slowest: Slowest | None
+    durationMs: float
+    warnings: list[str]
+
+
+ProgressKind = Literal[
+    "fire/begin", "hook/started", "hook/slow", "hook/finished", "fire/end"
+]
