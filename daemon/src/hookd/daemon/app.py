@@ -21,6 +21,7 @@ from typing import Any
 import structlog
 import trio
 
+from .errors import UserError
 from .logconfig import configure_logging
 from .registry.registry import Registry
 from .registry.watcher import Watcher
@@ -55,6 +56,7 @@ class Daemon:
         self.connections: set[Connection] = set()
         self.base_env = {**os.environ, "HOOKD_SOCKET": settings.socket_path}
         self.shutdown_requested = trio.Event()
+        self.stopped = trio.Event()
         self.shutdown_reason = ""
 
     def request_shutdown(self, reason: str) -> None:
@@ -87,17 +89,21 @@ class Daemon:
         }
 
 
-async def serve(settings: Settings, *, task_status: trio.TaskStatus[str] = trio.TASK_STATUS_IGNORED) -> None:
-    """Run the daemon until shutdown is requested (or the caller cancels)."""
+async def serve(
+    settings: Settings, *, task_status: trio.TaskStatus[Daemon] = trio.TASK_STATUS_IGNORED
+) -> None:
+    """Run the daemon until shutdown is requested (or the caller cancels).
+
+    ``task_status.started`` hands over the ``Daemon`` once the socket accepts.
+    """
     bound = await bind_unix(settings.socket_path)
     daemon = Daemon(settings)
     log.info("starting", socket=settings.socket_path, pid=os.getpid(), version=hookd_version())
     try:
         async with trio.open_nursery() as nursery:
             await nursery.start(daemon.watcher.run)
-            nursery.start_soon(_signals, daemon)
             connections = await nursery.start(_accept, bound, daemon)
-            task_status.started(settings.socket_path)
+            task_status.started(daemon)
             _sd_notify("READY=1")
             await daemon.shutdown_requested.wait()
             log.info("stopping", reason=daemon.shutdown_reason)
@@ -108,6 +114,7 @@ async def serve(settings: Settings, *, task_status: trio.TaskStatus[str] = trio.
     finally:
         daemon.watcher.stop()
         bound.close()
+        daemon.stopped.set()
         log.info("stopped")
 
 
@@ -135,16 +142,28 @@ async def _stop(daemon: Daemon, bound: BoundSocket, connections: trio.Nursery) -
     for connection in list(daemon.connections):
         connection.cancel_all()
     with trio.move_on_after(SHUTDOWN_GRACE_S):
-        while any(c.in_flight for c in daemon.connections):
-            await trio.sleep(0.01)
-        await trio.sleep(0.05)  # let the last answers leave the outboxes
+        for connection in list(daemon.connections):
+            await connection.wait_idle()  # each cancelled request has been answered
     connections.cancel_scope.cancel()
 
 
-async def _signals(daemon: Daemon) -> None:
+async def serve_until_signalled(settings: Settings) -> None:
+    """``serve`` with SIGTERM/SIGINT turned into a clean shutdown.
+
+    The handlers are installed before the socket is bound, so a signal sent as soon as
+    the daemon accepts (a service manager, a test) is never fatal.
+    """
     with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as received:
-        async for signum in received:
-            daemon.request_shutdown(f"signal {signal.Signals(signum).name}")
+        async with trio.open_nursery() as nursery:
+            daemon: Daemon = await nursery.start(serve, settings)
+
+            async def forward() -> None:
+                async for signum in received:
+                    daemon.request_shutdown(f"signal {signal.Signals(signum).name}")
+
+            nursery.start_soon(forward)
+            await daemon.stopped.wait()
+            nursery.cancel_scope.cancel()
 
 
 def _sd_notify(state: str) -> None:
@@ -165,4 +184,19 @@ def _sd_notify(state: str) -> None:
 def run(settings: Settings) -> None:
     """Blocking entry point for ``hookd serve``."""
     configure_logging(settings.log_level, settings.log_json)
-    trio.run(serve, settings)
+    try:
+        trio.run(serve_until_signalled, settings)
+    except BaseExceptionGroup as group:
+        # Nurseries wrap errors in groups; a user error (socket taken, bad directory)
+        # must still reach the CLI as itself, with its advice, not as a crash.
+        leaves = _leaves(group)
+        if leaves and all(isinstance(leaf, UserError) for leaf in leaves):
+            raise leaves[0] from None
+        raise
+
+
+def _leaves(group: BaseExceptionGroup[BaseException]) -> list[BaseException]:
+    found: list[BaseException] = []
+    for exc in group.exceptions:
+        found.extend(_leaves(exc) if isinstance(exc, BaseExceptionGroup) else [exc])
+    return found

@@ -27,14 +27,18 @@ def combine(reports: Sequence[HookReport], policy: CombinePolicy) -> dict[str, A
     blocked = any(v.blocks for v in verdicts)
     decision = _strongest([("deny" if v.blocks else v.decision) for v in verdicts])
     verbatim = policy.single_verbatim and len(verdicts) == 1
-    reason_sources = verdicts if policy.reasons_from == "all" or not blocked else [
-        v for v in verdicts if v.blocks
-    ]
+    reason_sources = (
+        verdicts
+        if policy.reasons_from == "all" or not blocked
+        else [v for v in verdicts if v.blocks]
+    )
     updated, updated_from, warnings = _updated_input(ordered)
     return {
         "blocked": blocked,
         "decision": decision,
-        "reason": _join([v.reason for v in reason_sources], policy.reason_separator, policy, verbatim),
+        "reason": _join(
+            [v.reason for v in reason_sources], policy.reason_separator, policy, verbatim
+        ),
         "context": _join([v.context for v in verdicts], policy.context_separator, policy, verbatim),
         "updatedInput": updated,
         "updatedInputFrom": updated_from,

@@ -1,10 +1,10 @@
 """Errors of the hookd daemon and CLI.
 
-    HookdError
-    ├── UserError          something the user can fix; the message says what and how
-    │   ├── ConfigError    a bad hookd configuration file or option
-    │   └── AlreadyRunning another daemon already serves this socket
-    └── (bugs surface as any other exception: exit code 3 with a crash report)
+HookdError
+├── UserError          something the user can fix; the message says what and how
+│   ├── ConfigError    a bad hookd configuration file or option
+│   └── AlreadyRunning another daemon already serves this socket
+└── (bugs surface as any other exception: exit code 3 with a crash report)
 """
 
 from __future__ import annotations

@@ -44,7 +44,9 @@ def parse_fire(params: Mapping[str, Any], settings: Settings) -> FireRequest:
             f"{raw_event!r} is not a {agent} event; known events: {', '.join(module.EVENTS)}"
         )
     roots = params.get("workspaceRoots", [])
-    if not isinstance(roots, list) or not all(isinstance(r, str) and os.path.isabs(r) for r in roots):
+    if not isinstance(roots, list) or not all(
+        isinstance(r, str) and os.path.isabs(r) for r in roots
+    ):
         raise InvalidFire('"workspaceRoots" must be a list of absolute paths')
     payload = params.get("payload", {})
     if not isinstance(payload, dict):
@@ -61,7 +63,8 @@ def parse_fire(params: Mapping[str, Any], settings: Settings) -> FireRequest:
         payload=payload,
         env=env,
         timeout_s=_positive_ms(params, "timeoutMs"),
-        slow_threshold_s=_positive_ms(params, "slowThresholdMs") or settings.slow_threshold_ms / 1000,
+        slow_threshold_s=_positive_ms(params, "slowThresholdMs")
+        or settings.slow_threshold_ms / 1000,
     )
 
 
@@ -146,8 +149,12 @@ def _begin(request: FireRequest, total: int) -> dict[str, Any]:
         "cancellable": True,
         "message": f"{total} hook{'s' if total != 1 else ''} to run",
         "percentage": 0,
-        "hookd": {"type": "fire/begin", "agent": request.dialect.value, "event": request.event,
-                  "hooks": total},  # fmt: skip
+        "hookd": {
+            "type": "fire/begin",
+            "agent": request.dialect.value,
+            "event": request.event,
+            "hooks": total,
+        },
     }
 
 
@@ -155,7 +162,7 @@ def _hook_name(data: dict[str, Any]) -> str:
     """Settings-file hooks are named by their command, file hooks by their file."""
     if data["dialect"] in ("claude", "augment"):
         return str(data["command"])
-    return os.path.basename(data["source"])
+    return os.path.basename(str(data["source"]))
 
 
 def _report(kind: str, data: dict[str, Any], done: int, total: int) -> dict[str, Any]:
@@ -180,13 +187,19 @@ def _end(result: dict[str, Any]) -> dict[str, Any]:
     slowest = result["slowest"]
     message = f"{count} hook{'s' if count != 1 else ''} in {result['durationMs']:.0f} ms"
     if slowest is not None:
-        slowest_name = _hook_name({**slowest, "dialect": result["hooks"][slowest["index"]]["dialect"]})
+        slowest_name = _hook_name(
+            {**slowest, "dialect": result["hooks"][slowest["index"]]["dialect"]}
+        )
         message += f"; slowest: {slowest_name} ({slowest['durationMs']:.0f} ms)"
     if result["blocked"]:
         message += "; blocked"
     return {
         "kind": "end",
         "message": message,
-        "hookd": {"type": "fire/end", "durationMs": result["durationMs"],
-                  "slowest": slowest, "blocked": result["blocked"]},  # fmt: skip
+        "hookd": {
+            "type": "fire/end",
+            "durationMs": result["durationMs"],
+            "slowest": slowest,
+            "blocked": result["blocked"],
+        },
     }

@@ -11,7 +11,7 @@ DECISION_RANK: dict[str, int] = {"allow": 0, "ask": 1, "defer": 2, "deny": 3}
 """Precedence when hooks disagree: deny > defer > ask > allow (Claude Code's rule)."""
 
 
-class Dialect(str, enum.Enum):
+class Dialect(enum.StrEnum):
     """Whose hook configuration and whose semantics."""
 
     CLAUDE = "claude"

@@ -91,7 +91,7 @@ class MessageDecoder:
             self._buffer.clear()
             return False
         del self._buffer[: len(self._buffer) - len(stripped)]
-        self.framing = Framing.NDJSON if stripped[:1] in (b"{", b"[") else Framing.LSP
+        self.framing = Framing.NDJSON if bytes(stripped[:1]) in (b"{", b"[") else Framing.LSP
         return True
 
     def _next_line(self) -> bytes | None:
@@ -178,7 +178,5 @@ def _content_length(header_block: bytes) -> int:
             if length < 0:
                 raise FramingError("Content-Length is negative", recoverable=False)
     if length is None:
-        raise FramingError(
-            "LSP header block has no Content-Length header", recoverable=False
-        )
+        raise FramingError("LSP header block has no Content-Length header", recoverable=False)
     return length

@@ -8,9 +8,7 @@ from __future__ import annotations
 
 from typing import Literal, NotRequired, TypeAlias, TypedDict
 
-JsonValue: TypeAlias = (
-    "None | bool | int | float | str | list[JsonValue] | dict[str, JsonValue]"
-)
+JsonValue: TypeAlias = "bool | int | float | str | list[JsonValue] | dict[str, JsonValue] | None"
 JsonObject: TypeAlias = "dict[str, JsonValue]"
 
 Agent = Literal["claude", "cline", "cline-sdk", "augment"]
@@ -78,6 +76,4 @@ class FireResult(TypedDict):
     warnings: list[str]
 
 
-ProgressKind = Literal[
-    "fire/begin", "hook/started", "hook/slow", "hook/finished", "fire/end"
-]
+ProgressKind = Literal["fire/begin", "hook/started", "hook/slow", "hook/finished", "fire/end"]

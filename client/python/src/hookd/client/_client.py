@@ -33,7 +33,9 @@ class FireCall:
     process groups and ``result()`` raises ``RequestCancelled``.
     """
 
-    def __init__(self, connection: Connection, request_id: int, token: str, deadline: float) -> None:
+    def __init__(
+        self, connection: Connection, request_id: int, token: str, deadline: float
+    ) -> None:
         self._connection = connection
         self._id = request_id
         self._token = token
@@ -58,7 +60,11 @@ class FireCall:
         assert self._response is not None
         if "error" in self._response:
             err = self._response["error"]
-            kind = RequestCancelled if err.get("code") in (REQUEST_CANCELLED, SERVER_CANCELLED) else RemoteError
+            kind = (
+                RequestCancelled
+                if err.get("code") in (REQUEST_CANCELLED, SERVER_CANCELLED)
+                else RemoteError
+            )
             raise kind(err.get("code", 0), err.get("message", ""), err.get("data"))
         result: dict[str, Any] = self._response["result"]
         return result

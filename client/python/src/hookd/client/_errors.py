@@ -1,11 +1,11 @@
 """Errors raised by the hookd client.
 
-    HookdClientError
-    ├── DaemonNotRunning     nothing listens on the socket (start it: hookd serve)
-    ├── DaemonUnresponsive   connected, but no answer in time (the daemon is stuck or busy)
-    ├── ConnectionLost       the daemon closed the connection mid-request
-    └── RemoteError          the daemon answered with a JSON-RPC error
-        └── RequestCancelled the request was cancelled (-32800 / -32802)
+HookdClientError
+├── DaemonNotRunning     nothing listens on the socket (start it: hookd serve)
+├── DaemonUnresponsive   connected, but no answer in time (the daemon is stuck or busy)
+├── ConnectionLost       the daemon closed the connection mid-request
+└── RemoteError          the daemon answered with a JSON-RPC error
+    └── RequestCancelled the request was cancelled (-32800 / -32802)
 """
 
 from __future__ import annotations

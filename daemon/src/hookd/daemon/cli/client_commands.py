@@ -12,7 +12,6 @@ from typing import Any
 from hookd.client import Client
 
 
-
 def _client(args: argparse.Namespace, timeout_s: float = 30.0) -> Client:
     return Client(args.socket, timeout_s=timeout_s)
 
@@ -23,10 +22,14 @@ def run_fire(args: argparse.Namespace) -> int:
     show = args.progress == "always" or (args.progress == "auto" and sys.stderr.isatty())
     with _client(args) as client:
         result = client.fire(
-            args.agent, args.event, roots, payload,
+            args.agent,
+            args.event,
+            roots,
+            payload,
             on_progress=_print_progress if show else None,
-            timeout_ms=args.timeout_ms, slow_threshold_ms=args.slow_threshold_ms,
-        )  # fmt: skip
+            timeout_ms=args.timeout_ms,
+            slow_threshold_ms=args.slow_threshold_ms,
+        )
     json.dump(result, sys.stdout, indent=2)
     sys.stdout.write("\n")
     return 2 if result["blocked"] or not result["continue"] else 0
@@ -114,7 +117,8 @@ def run_hooks(args: argparse.Namespace) -> int:
         return 0
     for hook in listing["hooks"]:
         matcher = f" [{hook['matcher']}]" if hook.get("matcher") else ""
-        print(f"{hook['dialect']:<9} {hook['layer']:<15} {hook['event']:<18}{matcher} {hook['source']}")
+        where = f"{hook['dialect']:<9} {hook['layer']:<15} {hook['event']:<18}"
+        print(f"{where}{matcher} {hook['source']}")
         if hook["command"] != hook["source"]:
             print(f"{'':<44}$ {hook['command']}")
     for error in listing["errors"]:

@@ -34,44 +34,71 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     serve = commands.add_parser(
-        "serve", help="run the daemon in the foreground",
+        "serve",
+        help="run the daemon in the foreground",
         description="Run the daemon in the foreground until SIGTERM/SIGINT or 'hookd "
         "shutdown'. Logs go to stderr: JSON lines when stderr is not a terminal.",
-    )  # fmt: skip
+    )
     serve.add_argument("--config", metavar="FILE", help="hookd config file (TOML)")
     serve.add_argument("--home", metavar="DIR", help="home directory for user-level hooks")
-    serve.add_argument("--system-root", metavar="DIR",
-                       help="prefix for system-level locations such as /etc (for testing)")
-    serve.add_argument("--slow-threshold-ms", type=int, metavar="MS",
-                       help="report a hook as slow after this long (default 1000)")
+    serve.add_argument(
+        "--system-root",
+        metavar="DIR",
+        help="prefix for system-level locations such as /etc (for testing)",
+    )
+    serve.add_argument(
+        "--slow-threshold-ms",
+        type=int,
+        metavar="MS",
+        help="report a hook as slow after this long (default 1000)",
+    )
     serve.add_argument("--log-level", choices=("debug", "info", "warning", "error"))
-    serve.add_argument("--log-format", choices=("json", "console"),
-                       help="default: json unless stderr is a terminal")  # fmt: skip
+    serve.add_argument(
+        "--log-format",
+        choices=("json", "console"),
+        help="default: json unless stderr is a terminal",
+    )
 
     fire = commands.add_parser(
-        "fire", help="fire an event and print the combined result",
+        "fire",
+        help="fire an event and print the combined result",
         description="Fire EVENT for AGENT: the payload JSON (the event's fields as the agent "
         "sends them) is read from stdin. Prints the result JSON on stdout, live progress on "
         "stderr when it is a terminal. Exits 0 to proceed, 2 when blocked, 1 on error.",
-    )  # fmt: skip
+    )
     fire.add_argument("event", help="the agent's own event name, e.g. PreToolUse")
     fire.add_argument("--agent", required=True, choices=AGENTS)
-    fire.add_argument("--workspace", action="append", default=[], metavar="DIR",
-                      help="a workspace root (repeatable); defaults to the current directory")
+    fire.add_argument(
+        "--workspace",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="a workspace root (repeatable); defaults to the current directory",
+    )
     fire.add_argument("--timeout-ms", type=int, metavar="MS", help="cap for the whole fire")
     fire.add_argument("--slow-threshold-ms", type=int, metavar="MS")
-    fire.add_argument("--progress", choices=("auto", "always", "never"), default="auto",
-                      help="show progress on stderr (auto: when stderr is a terminal)")
-    fire.add_argument("--no-payload", action="store_true",
-                      help="do not read stdin; send an empty payload")  # fmt: skip
+    fire.add_argument(
+        "--progress",
+        choices=("auto", "always", "never"),
+        default="auto",
+        help="show progress on stderr (auto: when stderr is a terminal)",
+    )
+    fire.add_argument(
+        "--no-payload", action="store_true", help="do not read stdin; send an empty payload"
+    )
 
     status = commands.add_parser("status", help="show the daemon's registry, fires and timings")
     status.add_argument("--json", action="store_true", help="print the raw status JSON")
 
     hooks = commands.add_parser("hooks", help="list every registered hook and source error")
     hooks.add_argument("--json", action="store_true", help="print the raw JSON")
-    hooks.add_argument("--workspace", action="append", default=[], metavar="DIR",
-                       help="register this workspace root first (repeatable)")  # fmt: skip
+    hooks.add_argument(
+        "--workspace",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="register this workspace root first (repeatable)",
+    )
 
     commands.add_parser("shutdown", help="stop the daemon (in-flight fires are cancelled)")
     return parser
@@ -92,7 +119,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _run(args)
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
-    except Exception as exc:  # the user-facing error boundary
+    except Exception as exc:  # noqa: BLE001 - the user-facing error boundary
         return _report(exc)
 
 

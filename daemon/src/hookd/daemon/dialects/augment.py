@@ -23,8 +23,13 @@ from .settings_json import load_settings_hooks, number_field
 
 DIALECT = Dialect.AUGMENT
 EVENTS: tuple[str, ...] = (
-    "PreToolUse", "PostToolUse", "Stop", "SessionStart", "SessionEnd", "Notification",
-)  # fmt: skip
+    "PreToolUse",
+    "PostToolUse",
+    "Stop",
+    "SessionStart",
+    "SessionEnd",
+    "Notification",
+)
 _EVENT_SET = frozenset(EVENTS)
 TOOL_EVENTS = frozenset({"PreToolUse", "PostToolUse"})
 DEFAULT_TIMEOUT_MS = 60_000
@@ -45,20 +50,29 @@ def canonical_event(event: str) -> str | None:
 def sources(home: str, system_root: str, roots: Sequence[str]) -> list[Source]:
     found = [
         Source(
-            DIALECT, "system", os.path.join(system_root, "etc", "augment", "settings.json"),
+            DIALECT,
+            "system",
+            os.path.join(system_root, "etc", "augment", "settings.json"),
             "settings",
         )
     ]
     for root in roots:
         folder = os.path.join(root, ".augment")
         found.append(
-            Source(DIALECT, "workspace-local", os.path.join(folder, "settings.local.json"),
-                   "settings", root)
+            Source(
+                DIALECT,
+                "workspace-local",
+                os.path.join(folder, "settings.local.json"),
+                "settings",
+                root,
+            )
         )
         found.append(
             Source(DIALECT, "workspace", os.path.join(folder, "settings.json"), "settings", root)
         )
-    found.append(Source(DIALECT, "user", os.path.join(home, ".augment", "settings.json"), "settings"))
+    found.append(
+        Source(DIALECT, "user", os.path.join(home, ".augment", "settings.json"), "settings")
+    )
     return found
 
 
@@ -235,8 +249,8 @@ def _json_object(text: str) -> dict[str, Any] | None:
 
 
 def _from_json(event: str, obj: dict[str, Any], stderr: str) -> Verdict:
-    specific = obj.get("hookSpecificOutput")
-    specific = specific if isinstance(specific, dict) else {}
+    raw_specific = obj.get("hookSpecificOutput")
+    specific: dict[str, Any] = raw_specific if isinstance(raw_specific, dict) else {}
     fields: dict[str, Any] = {
         "continue_": obj.get("continue", True) is not False,
         "stop_reason": _str(obj.get("stopReason")),
@@ -246,8 +260,8 @@ def _from_json(event: str, obj: dict[str, Any], stderr: str) -> Verdict:
     if context and event in ("PostToolUse", "SessionStart"):
         fields["context"] = context
     if event == "PreToolUse" and specific.get("permissionDecision") == "deny":
-        reason = _str(specific.get("permissionDecisionReason")) or "denied by hook"
-        fields.update(blocks=True, decision="deny", reason=reason)
+        denial = _str(specific.get("permissionDecisionReason")) or "denied by hook"
+        fields.update(blocks=True, decision="deny", reason=denial)
     decision = specific.get("decision", obj.get("decision"))
     reason = _str(specific.get("reason")) or _str(obj.get("reason"))
     if decision == "block" and event == "Stop":

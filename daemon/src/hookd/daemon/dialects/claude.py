@@ -202,7 +202,11 @@ def prepare(spec: HookSpec, request: FireRequest, base_env: Mapping[str, str]) -
     payload = dict(request.payload)
     payload["hook_event_name"] = request.event
     payload.setdefault("cwd", project)
-    cwd = payload["cwd"] if isinstance(payload["cwd"], str) and os.path.isdir(payload["cwd"]) else project
+    cwd = (
+        payload["cwd"]
+        if isinstance(payload["cwd"], str) and os.path.isdir(payload["cwd"])
+        else project
+    )
     extra = {"CLAUDE_PROJECT_DIR": project, **request.env}
     effort = payload.get("effort")
     if isinstance(effort, dict) and isinstance(effort.get("level"), str):

@@ -6,14 +6,38 @@ import re
 from functools import lru_cache
 
 EVENTS: tuple[str, ...] = (
-    "SessionStart", "Setup", "UserPromptSubmit", "UserPromptExpansion", "PreToolUse",
-    "PermissionRequest", "PermissionDenied", "PostToolUse", "PostToolUseFailure",
-    "PostToolBatch", "Notification", "MessageDisplay", "SubagentStart", "SubagentStop",
-    "TaskCreated", "TaskCompleted", "Stop", "StopFailure", "TeammateIdle",
-    "InstructionsLoaded", "ConfigChange", "CwdChanged", "DirectoryAdded", "FileChanged",
-    "WorktreeCreate", "WorktreeRemove", "PreCompact", "PostCompact", "Elicitation",
-    "ElicitationResult", "SessionEnd",
-)  # fmt: skip
+    "SessionStart",
+    "Setup",
+    "UserPromptSubmit",
+    "UserPromptExpansion",
+    "PreToolUse",
+    "PermissionRequest",
+    "PermissionDenied",
+    "PostToolUse",
+    "PostToolUseFailure",
+    "PostToolBatch",
+    "Notification",
+    "MessageDisplay",
+    "SubagentStart",
+    "SubagentStop",
+    "TaskCreated",
+    "TaskCompleted",
+    "Stop",
+    "StopFailure",
+    "TeammateIdle",
+    "InstructionsLoaded",
+    "ConfigChange",
+    "CwdChanged",
+    "DirectoryAdded",
+    "FileChanged",
+    "WorktreeCreate",
+    "WorktreeRemove",
+    "PreCompact",
+    "PostCompact",
+    "Elicitation",
+    "ElicitationResult",
+    "SessionEnd",
+)
 
 TOOL_EVENTS = frozenset(
     {"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionDenied"}
@@ -43,25 +67,54 @@ MATCHER_FIELD: dict[str, str] = {
 
 EXIT2_BLOCKS = frozenset(
     {
-        "PreToolUse", "UserPromptSubmit", "UserPromptExpansion", "Stop", "SubagentStop",
-        "TeammateIdle", "TaskCreated", "TaskCompleted", "ConfigChange", "PostToolBatch",
-        "PreCompact", "Elicitation", "ElicitationResult", "WorktreeCreate",
+        "PreToolUse",
+        "UserPromptSubmit",
+        "UserPromptExpansion",
+        "Stop",
+        "SubagentStop",
+        "TeammateIdle",
+        "TaskCreated",
+        "TaskCompleted",
+        "ConfigChange",
+        "PostToolBatch",
+        "PreCompact",
+        "Elicitation",
+        "ElicitationResult",
+        "WorktreeCreate",
     }
-)  # fmt: skip
+)
 """Events where exit code 2 blocks ("Exit code 2 behavior per event")."""
 
 EXIT2_FEEDS_CLAUDE = frozenset({"PostToolUse", "PostToolUseFailure"})
 """Exit 2 shows stderr to Claude, but the tool already ran: feedback, not a block."""
 
 EXIT2_IGNORED = frozenset(
-    {"PermissionRequest", "StopFailure", "PermissionDenied", "Notification",
-     "InstructionsLoaded", "WorktreeRemove", "DirectoryAdded", "MessageDisplay"}
-)  # fmt: skip
+    {
+        "PermissionRequest",
+        "StopFailure",
+        "PermissionDenied",
+        "Notification",
+        "InstructionsLoaded",
+        "WorktreeRemove",
+        "DirectoryAdded",
+        "MessageDisplay",
+    }
+)
 
 TOP_LEVEL_DECISION = frozenset(
-    {"UserPromptSubmit", "UserPromptExpansion", "PostToolUse", "PostToolUseFailure",
-     "PostToolBatch", "Stop", "SubagentStop", "ConfigChange", "PreCompact", "TaskCreated"}
-)  # fmt: skip
+    {
+        "UserPromptSubmit",
+        "UserPromptExpansion",
+        "PostToolUse",
+        "PostToolUseFailure",
+        "PostToolBatch",
+        "Stop",
+        "SubagentStop",
+        "ConfigChange",
+        "PreCompact",
+        "TaskCreated",
+    }
+)
 """Events that honour top-level ``decision: "block"`` + ``reason``."""
 
 PLAIN_STDOUT_IS_CONTEXT = frozenset({"UserPromptSubmit", "UserPromptExpansion", "SessionStart"})
@@ -69,10 +122,20 @@ PLAIN_STDOUT_IS_CONTEXT = frozenset({"UserPromptSubmit", "UserPromptExpansion", 
 OUTPUT_DISCARDED = frozenset({"StopFailure"})
 
 ADDITIONAL_CONTEXT_EVENTS = frozenset(
-    {"SessionStart", "Setup", "SubagentStart", "UserPromptSubmit", "UserPromptExpansion",
-     "PreToolUse", "PostToolUse", "PostToolUseFailure", "PostToolBatch", "Stop",
-     "SubagentStop"}
-)  # fmt: skip
+    {
+        "SessionStart",
+        "Setup",
+        "SubagentStart",
+        "UserPromptSubmit",
+        "UserPromptExpansion",
+        "PreToolUse",
+        "PostToolUse",
+        "PostToolUseFailure",
+        "PostToolBatch",
+        "Stop",
+        "SubagentStop",
+    }
+)
 
 DEFAULT_TIMEOUT_S: dict[str, float] = {"UserPromptSubmit": 30.0, "MessageDisplay": 10.0}
 COMMAND_TIMEOUT_S = 600.0

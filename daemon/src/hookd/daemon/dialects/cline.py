@@ -25,9 +25,16 @@ from .jsonscan import last_json_object
 
 DIALECT = Dialect.CLINE
 EVENTS: tuple[str, ...] = (
-    "TaskStart", "TaskResume", "TaskCancel", "TaskComplete", "UserPromptSubmit",
-    "PreToolUse", "PostToolUse", "PreCompact", "Notification",
-)  # fmt: skip
+    "TaskStart",
+    "TaskResume",
+    "TaskCancel",
+    "TaskComplete",
+    "UserPromptSubmit",
+    "PreToolUse",
+    "PostToolUse",
+    "PreCompact",
+    "Notification",
+)
 _EVENT_SET = frozenset(EVENTS)
 TIMEOUT_S = 30.0
 CONTEXT_CAP = 50_000

@@ -59,17 +59,19 @@ def sources(home: str, system_root: str, roots: Sequence[str]) -> list[Source]:
     ]
     for root in roots:
         found.append(
-            Source(DIALECT, "workspace", os.path.join(root, ".clinerules", "hooks"), "hookdir", root)
+            Source(
+                DIALECT, "workspace", os.path.join(root, ".clinerules", "hooks"), "hookdir", root
+            )
         )
-        found.append(Source(DIALECT, "workspace", os.path.join(root, ".cline", "hooks"), "hookdir", root))
+        found.append(
+            Source(DIALECT, "workspace", os.path.join(root, ".cline", "hooks"), "hookdir", root)
+        )
     return found
 
 
 def load(source: Source) -> Loaded:
     listing = _listing(source.path)
-    return Loaded(
-        hooks={event: _specs(source, event, paths) for event, paths in listing.items()}
-    )
+    return Loaded(hooks={event: _specs(source, event, paths) for event, paths in listing.items()})
 
 
 def load_event(source: Source, event: str) -> tuple[HookSpec, ...]:

@@ -57,7 +57,7 @@ def load_settings_hooks(
     settings = {key: data[key] for key in keep_settings if key in data}
     hooks_section = data.get("hooks", {})
     if not isinstance(hooks_section, dict):
-        return Loaded(error=f"{source.path}: \"hooks\" must be an object", settings=settings)
+        return Loaded(error=f'{source.path}: "hooks" must be an object', settings=settings)
     problems: list[str] = []
     hooks: dict[str, tuple[HookSpec, ...]] = {}
     for event, groups in hooks_section.items():
@@ -89,11 +89,11 @@ def _load_groups(
             continue
         matcher = group.get("matcher")
         if matcher is not None and not isinstance(matcher, str):
-            problems.append(f"{where}: \"matcher\" must be a string")
+            problems.append(f'{where}: "matcher" must be a string')
             continue
         handlers = group.get("hooks")
         if not isinstance(handlers, list):
-            problems.append(f"{where}: \"hooks\" must be a list of handlers")
+            problems.append(f'{where}: "hooks" must be a list of handlers')
             continue
         for h_index, handler in enumerate(handlers):
             if not isinstance(handler, dict):
@@ -112,5 +112,5 @@ def number_field(handler: Mapping[str, Any], name: str, default: float) -> float
     if value is None:
         return default
     if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
-        raise ValueError(f"\"{name}\" must be a positive number, not {value!r}")
+        raise ValueError(f'"{name}" must be a positive number, not {value!r}')
     return float(value)

@@ -22,11 +22,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+import structlog
+
 from ..dialects import DIALECTS
 from ..dialects.base import Loaded, Source
 from ..model import FireRequest, HookSpec
 from ..settings import Settings
 
+log = structlog.get_logger("hookd.registry")
 RACY_WINDOW_S = 2.0
 Signature = tuple[int, int, int, int]
 
@@ -118,6 +121,8 @@ class Registry:
             return state
         loaded = DIALECTS[state.source.dialect.value].load(state.source)
         state.loads += 1
+        if loaded.error and loaded.error != state.error:
+            log.warning("hook_source_error", source=state.source.path, error=loaded.error)
         state.error = loaded.error
         if loaded.unreadable:
             # Keep the last good hooks of this file; the error is shown in status.
@@ -133,10 +138,18 @@ class Registry:
         for state in list(self._states.values()):
             path = state.source.path
             parent = os.path.dirname(path)
-            if any(c == path or c == parent or path.startswith(c + os.sep) for c in changed):
+            if any(c in (path, parent) or path.startswith(c + os.sep) for c in changed):
                 self._reload(state, _signature(path))
                 count += 1
         return count
+
+    def rescan(self) -> int:
+        """Bring every settings file of every known root up to date; how many changed."""
+        before = sum(state.loads for state in self._states.values())
+        for source in self.all_sources():
+            if source.kind == "settings":
+                self._fresh(source)
+        return sum(state.loads for state in self._states.values()) - before
 
     def hooks_for(self, request: FireRequest) -> tuple[list[HookSpec], list[str]]:
         """The hooks one fire runs, in declaration order, plus warnings to report."""
@@ -165,8 +178,9 @@ class Registry:
         for source in self.all_sources():
             content = self.current(source)
             if content.error:
-                errors.append({"dialect": source.dialect.value, "source": source.path,
-                               "error": content.error})  # fmt: skip
+                errors.append(
+                    {"dialect": source.dialect.value, "source": source.path, "error": content.error}
+                )
             for event, specs in content.hooks.items():
                 hooks.extend(_describe(spec, event) for spec in specs)
         return {"roots": self.roots, "hooks": hooks, "errors": errors}

@@ -10,8 +10,6 @@ takes up to ``rust_timeout``.
 
 from __future__ import annotations
 
-import os
-
 import structlog
 import trio
 from watchfiles import awatch
@@ -47,7 +45,7 @@ class Watcher:
         self._stop.set()
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
-        self.registry.listing()  # warm every source once, off the fire path
+        self.registry.rescan()  # warm every source once, off the fire path
         started = False
         try:
             while not self._closing:
@@ -67,6 +65,7 @@ class Watcher:
             self._stop.set()
 
     async def _watch_once(self) -> None:
+        established = False
         try:
             async for changes in awatch(
                 *sorted(self.targets),
@@ -74,14 +73,23 @@ class Watcher:
                 debounce=self.debounce_ms,
                 step=self.step_ms,
                 stop_event=self._stop,
-                rust_timeout=1000,
+                rust_timeout=500,
+                yield_on_timeout=True,
                 recursive=False,
                 ignore_permission_denied=True,
             ):
+                if not established:
+                    # The first yield proves the inotify watches exist; whatever changed
+                    # before that (e.g. while restarting) is caught by one rescan.
+                    established = True
+                    if self.registry.rescan():
+                        self.batches += 1
+                if not changes:
+                    continue
                 self.batches += 1
-                paths = {os.path.normpath(path) for _change, path in changes}
+                paths = {path for _change, path in changes}
                 refreshed = self.registry.refresh(paths)
-                self.registry.listing()  # picks up new sources and hook files
+                self.registry.rescan()  # picks up new sources and hook files
                 log.debug("sources_changed", paths=len(paths), refreshed=refreshed)
                 if self.registry.watch_targets() != self.targets:
                     return  # a directory appeared or vanished: restart the watch

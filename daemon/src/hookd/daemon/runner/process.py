@@ -46,11 +46,11 @@ class ProcessLimits:
 class _CappedBuffer:
     def __init__(self, cap: int) -> None:
         self.cap = cap
-        self.chunks: list[bytes] = []
+        self.chunks: list[bytes | bytearray] = []
         self.size = 0
         self.truncated = False
 
-    def add(self, data: bytes) -> None:
+    def add(self, data: bytes | bytearray) -> None:
         room = self.cap - self.size
         if room <= 0:
             self.truncated = True

@@ -77,9 +77,12 @@ async def _spawn(launch: Launch, limits: ProcessLimits) -> ProcessOutcome:
     if outcome.spawn_errno == errno.ENOEXEC and launch.argv[0] != "/bin/sh":
         # No shebang: run it as a shell script, as a shell (and so Cline) would.
         outcome = await run_hook_process(
-            ("/bin/sh", *launch.argv), stdin=launch.stdin, cwd=launch.cwd, env=launch.env,
+            ("/bin/sh", *launch.argv),
+            stdin=launch.stdin,
+            cwd=launch.cwd,
+            env=launch.env,
             limits=limits,
-        )  # fmt: skip
+        )
     return outcome
 
 

@@ -60,6 +60,9 @@ class Connection:
         self._in_flight = 0
         self._idle = trio.Event()
         self._idle.set()
+        self._writer_done = trio.Event()
+        self._flushed = trio.Event()
+        self._flushed.set()
 
     # lifecycle ---------------------------------------------------------------------
     async def serve(self) -> None:
@@ -70,6 +73,9 @@ class Connection:
                 nursery.start_soon(self._writer)
                 await self._read_loop(nursery)
                 await self._after_eof()
+                self._outbox_send.close()  # the writer sends what is queued, then ends
+                with trio.move_on_after(1.0):  # a peer that no longer reads gets 1 s
+                    await self._writer_done.wait()
                 nursery.cancel_scope.cancel()
         finally:
             self.daemon.connections.discard(self)
@@ -98,9 +104,6 @@ class Connection:
         while self._in_flight and not self._peer_hung_up():
             with trio.move_on_after(0.05):
                 await self._idle.wait()
-        with trio.move_on_after(1.0):  # let queued replies reach a half-closed peer
-            while self._outbox_receive.statistics().current_buffer_used:
-                await trio.sleep(0.005)
 
     def _peer_hung_up(self) -> bool:
         poller = select.poll()
@@ -108,16 +111,26 @@ class Connection:
         return any(event & select.POLLHUP for _fd, event in poller.poll(0))
 
     async def _writer(self) -> None:
-        async for data in self._outbox_receive:
-            try:
-                await self.stream.send_all(data)
-            except (trio.BrokenResourceError, trio.ClosedResourceError):
-                self._nursery.cancel_scope.cancel()  # the client is gone: cancel its work
-                return
+        try:
+            async for data in self._outbox_receive:
+                try:
+                    await self.stream.send_all(data)
+                except (trio.BrokenResourceError, trio.ClosedResourceError):
+                    self._nursery.cancel_scope.cancel()  # the client is gone: cancel its work
+                    return
+                if not self._outbox_receive.statistics().current_buffer_used:
+                    self._flushed.set()
+        finally:
+            self._writer_done.set()
+            self._flushed.set()
 
     async def send(self, message: Any) -> None:
         framing = self.decoder.framing or Framing.NDJSON
-        await self._outbox_send.send(encode(dumps(message), framing))
+        self._flushed = trio.Event()
+        try:
+            await self._outbox_send.send(encode(dumps(message), framing))
+        except trio.ClosedResourceError:
+            self._flushed.set()  # closing: the peer is gone or stopped reading
 
     async def notify(self, method: str, params: dict[str, Any]) -> None:
         await self.send(notification(method, params))
@@ -129,16 +142,37 @@ class Connection:
         except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
             nursery.start_soon(self.send, error(None, PARSE_ERROR, "Parse error", str(exc)))
             return
-        if isinstance(message, list):
-            nursery.start_soon(self._batch, message)
-        elif isinstance(message, dict) and message.get("method") == CANCEL_REQUEST:
-            self._cancel(message)
-        elif isinstance(message, dict) and "method" not in message and (
-            "result" in message or "error" in message
-        ):
-            return  # a response to a server request: we send none yet
-        else:
-            nursery.start_soon(self._single, message)
+        if isinstance(message, dict):
+            if message.get("method") == CANCEL_REQUEST:
+                self._cancel(message)
+                return
+            if "method" not in message and ("result" in message or "error" in message):
+                return  # a response to a server request: we send none yet
+        if self._in_flight >= self.daemon.settings.max_in_flight_per_connection:
+            if isinstance(message, list) or (isinstance(message, dict) and "id" in message):
+                rid = message.get("id") if isinstance(message, dict) else None
+                busy = error(
+                    rid,
+                    BUSY,
+                    "Too many requests in flight on this connection",
+                    "wait for earlier replies or open another connection",
+                )
+                nursery.start_soon(self.send, busy)
+            return
+        # Counted now, not when the task starts: a request that arrives together with
+        # the client's EOF must still be answered.
+        self._in_flight += 1
+        self._idle = trio.Event()
+        handler = self._batch if isinstance(message, list) else self._single
+        nursery.start_soon(self._tracked, handler, message)
+
+    async def _tracked(self, handler: Any, message: Any) -> None:
+        try:
+            await handler(message)
+        finally:
+            self._in_flight -= 1
+            if not self._in_flight:
+                self._idle.set()
 
     async def _single(self, message: Any) -> None:
         response = await self._answer(message)
@@ -162,24 +196,18 @@ class Connection:
             await self.send(answered)
 
     async def _answer(self, message: Any) -> dict[str, Any] | None:
+        """The response to one request (None for a notification), cancellation included."""
         reason = invalid_request_reason(message)
         if reason is not None:
             rid = message.get("id") if isinstance(message, dict) else None
-            return error(rid if isinstance(rid, int | str) else None, INVALID_REQUEST,
-                         "Invalid request", reason)  # fmt: skip
+            valid_id = rid if isinstance(rid, int | str) else None
+            return error(valid_id, INVALID_REQUEST, "Invalid request", reason)
         has_id = "id" in message
         rid = message.get("id")
-        if self._in_flight >= self.daemon.settings.max_in_flight_per_connection:
-            if not has_id:
-                return None
-            return error(rid, BUSY, "Too many requests in flight on this connection",
-                         "wait for earlier replies or open another connection")  # fmt: skip
         scope = trio.CancelScope()
         why = [REQUEST_CANCELLED]
         if has_id:
             self._scopes[rid] = (scope, why)
-        self._in_flight += 1
-        self._idle = trio.Event()
         try:
             with scope:
                 return await dispatch_request(self.daemon.methods, _Context(self, rid), message)
@@ -188,11 +216,8 @@ class Connection:
             label = "Request cancelled" if why[0] == REQUEST_CANCELLED else "Server shutting down"
             return error(rid, why[0], label)
         finally:
-            self._in_flight -= 1
             if self._scopes.get(rid, (None,))[0] is scope:
                 del self._scopes[rid]
-            if not self._in_flight:
-                self._idle.set()
 
     def _cancel(self, message: dict[str, Any]) -> None:
         params = message.get("params")
@@ -211,6 +236,12 @@ class Connection:
     @property
     def in_flight(self) -> int:
         return self._in_flight
+
+    async def wait_idle(self) -> None:
+        """Until no request is in flight and every queued reply reached the socket."""
+        while self._in_flight:
+            await self._idle.wait()
+        await self._flushed.wait()
 
 
 class _Context:

@@ -34,7 +34,8 @@ class BoundSocket:
     inode: tuple[int, int]
 
     def close(self) -> None:
-        """Remove the socket (if still ours) and release the lock."""
+        """Close the listening socket, remove its file (if still ours), release the lock."""
+        self.listener.socket.close()
         try:
             info = os.lstat(self.path)
             if (info.st_dev, info.st_ino) == self.inode:

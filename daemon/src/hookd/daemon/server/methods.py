@@ -16,19 +16,23 @@ async def fire_method(
     ctx: Any,
     agent: Any = None,
     event: Any = None,
-    workspaceRoots: Any = None,  # noqa: N803 - wire names are camelCase
+    workspaceRoots: Any = None,
     payload: Any = None,
-    timeoutMs: Any = None,  # noqa: N803
-    slowThresholdMs: Any = None,  # noqa: N803
-    workDoneToken: Any = None,  # noqa: N803
+    timeoutMs: Any = None,
+    slowThresholdMs: Any = None,
+    workDoneToken: Any = None,
     env: Any = None,
 ) -> Any:
     """Run the hooks of one agent event and return their combined result."""
     params = {
-        "agent": agent, "event": event, "workspaceRoots": workspaceRoots or [],
-        "payload": payload if payload is not None else {}, "timeoutMs": timeoutMs,
-        "slowThresholdMs": slowThresholdMs, "env": env if env is not None else {},
-    }  # fmt: skip
+        "agent": agent,
+        "event": event,
+        "workspaceRoots": workspaceRoots or [],
+        "payload": payload if payload is not None else {},
+        "timeoutMs": timeoutMs,
+        "slowThresholdMs": slowThresholdMs,
+        "env": env if env is not None else {},
+    }
     daemon = ctx.daemon
     try:
         request = parse_fire(params, daemon.settings)
@@ -62,27 +66,23 @@ async def status_method(ctx: Any) -> Any:
 async def hooks_list_method(ctx: Any, roots: Any = None) -> Any:
     """Every registered hook with its dialect, layer and source file, and source errors."""
     daemon = ctx.daemon
-    if roots is not None:
-        _check_roots(roots)
-        if daemon.registry.add_roots(roots):
-            daemon.watcher.poke()
+    if roots is not None and daemon.registry.add_roots(_checked_roots(roots)):
+        daemon.watcher.poke()
     return Success(daemon.registry.listing())
 
 
 async def roots_add_method(ctx: Any, roots: Any) -> Any:
     """Register workspace roots ahead of any fire, so their hooks are watched and warm."""
-    _check_roots(roots)
     daemon = ctx.daemon
-    if daemon.registry.add_roots([os.path.normpath(r) for r in roots]):
+    if daemon.registry.add_roots(_checked_roots(roots)):
         daemon.watcher.poke()
     return Success({"roots": daemon.registry.roots})
 
 
 async def roots_remove_method(ctx: Any, roots: Any) -> Any:
     """Forget workspace roots (their hooks are no longer listed or watched)."""
-    _check_roots(roots)
     daemon = ctx.daemon
-    if daemon.registry.remove_roots([os.path.normpath(r) for r in roots]):
+    if daemon.registry.remove_roots(_checked_roots(roots)):
         daemon.watcher.poke()
     return Success({"roots": daemon.registry.roots})
 
@@ -98,9 +98,15 @@ async def discover_method(ctx: Any) -> Any:
     return Success(load_openrpc())
 
 
-def _check_roots(roots: Any) -> None:
-    if not isinstance(roots, list) or not all(isinstance(r, str) and os.path.isabs(r) for r in roots):
-        raise JsonRpcError(INVALID_PARAMS, "Invalid params", '"roots" must be a list of absolute paths')
+def _checked_roots(roots: Any) -> list[str]:
+    """The roots, normalized; -32602 unless a list of absolute paths."""
+    if not isinstance(roots, list) or not all(
+        isinstance(r, str) and os.path.isabs(r) for r in roots
+    ):
+        raise JsonRpcError(
+            INVALID_PARAMS, "Invalid params", '"roots" must be a list of absolute paths'
+        )
+    return [os.path.normpath(r) for r in roots]
 
 
 METHODS: dict[str, Method] = {

@@ -1,0 +1,191 @@
+"""The hookd command line, end to end: a real `hookd serve` process and real CLI calls."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hookd_testing import claude_settings, command, write_json
+
+HOOKD = [sys.executable, "-m", "hookd"]
+
+
+def cli(
+    path: str, *args: str, stdin: str = "", timeout: float = 60
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*HOOKD, "--socket", path, *args], input=stdin, capture_output=True, text=True,
+        timeout=timeout,
+    )  # fmt: skip
+
+
+def connectable(path: str) -> bool:
+    probe = socket.socket(socket.AF_UNIX)
+    try:
+        probe.connect(path)
+    except OSError:
+        return False
+    finally:
+        probe.close()
+    return True
+
+
+@pytest.fixture
+def served(
+    short_dir: Path, isolated_home: Path, tmp_path: Path
+) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """`hookd serve` as a real process, logging to a file; ready once it accepts."""
+    path = str(short_dir / "hookd.sock")
+    with open(tmp_path / "serve.log", "wb") as log:
+        process = subprocess.Popen(
+            [*HOOKD, "--socket", path, "serve", "--home", str(isolated_home),
+             "--system-root", str(tmp_path / "system"), "--log-format", "json"],
+            stderr=log,
+        )  # fmt: skip
+    deadline = time.monotonic() + 60
+    while not connectable(path):
+        assert process.poll() is None, (tmp_path / "serve.log").read_text()
+        assert time.monotonic() < deadline, "hookd serve did not start listening within 60 s"
+        time.sleep(0.01)
+    yield path, process
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=20)
+
+
+def test_fire_blocked_by_claude_exit_2_prints_result_and_exits_2(served, workspace) -> None:
+    """The issue's acceptance: a PreToolUse hook exiting 2 → blocked, stderr reason, exit 2."""
+    path, _ = served
+    write_json(workspace / ".claude" / "settings.json",
+               claude_settings("PreToolUse", command("echo 'rm is not allowed' >&2; exit 2")))  # fmt: skip
+    payload = json.dumps({"tool_name": "Bash", "tool_input": {"command": "rm -rf build"}})
+
+    done = cli(
+        path,
+        "fire",
+        "PreToolUse",
+        "--agent",
+        "claude",
+        "--workspace",
+        str(workspace),
+        stdin=payload,
+    )
+
+    assert done.returncode == 2, done.stderr
+    result = json.loads(done.stdout)
+    assert result["blocked"] is True
+    assert result["reason"] == "rm is not allowed"
+
+
+def test_fire_that_proceeds_exits_0(served, workspace) -> None:
+    """A fire with no blocking hook exits 0 and prints the result JSON."""
+    path, _ = served
+
+    done = cli(
+        path, "fire", "Stop", "--agent", "claude", "--workspace", str(workspace), "--no-payload"
+    )
+
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["hooks"] == []
+
+
+def test_fire_with_progress_always_streams_to_stderr(served, workspace) -> None:
+    """--progress always prints begin, per-hook lines and the slowest hook on stderr."""
+    path, _ = served
+    write_json(workspace / ".claude" / "settings.json", claude_settings("Stop", command("true")))
+
+    done = cli(path, "fire", "Stop", "--agent", "claude", "--workspace", str(workspace),
+               "--no-payload", "--progress", "always")  # fmt: skip
+
+    assert "1 hook to run" in done.stderr
+    assert "finished true" in done.stderr
+    assert "slowest: true" in done.stderr
+
+
+def test_bad_payload_is_a_clear_error(served, workspace) -> None:
+    """A payload that is not JSON exits 1 with a message saying what to do."""
+    path, _ = served
+
+    done = cli(
+        path, "fire", "Stop", "--agent", "claude", "--workspace", str(workspace), stdin="{nope"
+    )
+
+    assert done.returncode == 1
+    assert "not JSON" in done.stderr
+
+
+def test_status_prints_registry_summary(served, workspace) -> None:
+    """hookd status prints pid, roots, hooks and per-hook timings."""
+    path, _ = served
+    write_json(workspace / ".claude" / "settings.json", claude_settings("Stop", command("true")))
+    cli(path, "fire", "Stop", "--agent", "claude", "--workspace", str(workspace), "--no-payload")
+
+    done = cli(path, "status")
+
+    assert done.returncode == 0
+    assert "hooks      1  claude: 1" in done.stdout
+    assert str(workspace / ".claude" / "settings.json") in done.stdout
+
+
+def test_hooks_lists_sources(served, workspace) -> None:
+    """hookd hooks --workspace lists each hook with dialect, layer, event and source."""
+    path, _ = served
+    write_json(workspace / ".claude" / "settings.json", claude_settings("Stop", command("true")))
+
+    done = cli(path, "hooks", "--workspace", str(workspace))
+
+    assert "claude" in done.stdout
+    assert "project" in done.stdout
+    assert str(workspace / ".claude" / "settings.json") in done.stdout
+
+
+def test_sigterm_shuts_down_cleanly(served) -> None:
+    """SIGTERM: exit 0 and the socket is removed."""
+    path, process = served
+
+    process.send_signal(signal.SIGTERM)
+
+    assert process.wait(timeout=20) == 0
+    assert not os.path.exists(path)
+
+
+def test_commands_without_a_daemon_say_how_to_start_it(short_dir) -> None:
+    """With no daemon, status and fire exit 1 and explain how to start hookd."""
+    path = str(short_dir / "none.sock")
+
+    status = cli(path, "status")
+    fire = cli(path, "fire", "Stop", "--agent", "claude", "--no-payload")
+
+    assert status.returncode == 1
+    assert "hookd is not running" in status.stderr
+    assert "hookd serve" in status.stderr
+    assert fire.returncode == 1
+
+
+def test_second_serve_on_the_same_socket_is_refused(served, isolated_home) -> None:
+    """A second `hookd serve` on a live socket exits 1 naming the running daemon."""
+    path, process = served
+
+    done = subprocess.run([*HOOKD, "--socket", path, "serve", "--home", str(isolated_home)],
+                          capture_output=True, text=True, timeout=60)  # fmt: skip
+
+    assert done.returncode == 1
+    assert f"pid {process.pid}" in done.stderr
+
+
+def test_help_explains_every_command() -> None:
+    """hookd --help lists the subcommands; fire --help explains the exit codes."""
+    main = subprocess.run([*HOOKD, "--help"], capture_output=True, text=True, timeout=60)
+    fire = subprocess.run([*HOOKD, "fire", "--help"], capture_output=True, text=True, timeout=60)
+
+    for name in ("serve", "fire", "status", "hooks", "shutdown"):
+        assert name in main.stdout
+    assert "Exits 0 to proceed, 2 when blocked, 1 on error" in " ".join(fire.stdout.split())

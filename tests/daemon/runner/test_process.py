@@ -1,0 +1,136 @@
+"""One hook process under hostile conditions: real processes, real pipes, real signals."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import trio
+from hookd_testing import kill_leftovers, process_gone, read_pids, wait_until
+
+from hookd.daemon.runner.process import ProcessLimits, run_hook_process
+
+ENV = dict(os.environ)
+
+
+def sh(script: str) -> tuple[str, ...]:
+    return ("/bin/sh", "-c", script)
+
+
+async def run(script: str, stdin: bytes = b"", **limits: float) -> object:
+    return await run_hook_process(
+        sh(script),
+        stdin=stdin,
+        cwd=None,
+        env=ENV,
+        limits=ProcessLimits(**{"timeout_s": 30, **limits}),
+    )
+
+
+async def test_exit_code_stdout_and_stderr_are_captured() -> None:
+    """A plain hook's exit code and both output streams come back intact."""
+    outcome = await run("cat; echo err >&2; exit 3", stdin=b'{"x": 1}')
+
+    assert outcome.exit_code == 3
+    assert outcome.stdout == b'{"x": 1}'
+    assert outcome.stderr == b"err\n"
+    assert not outcome.timed_out
+
+
+async def test_timeout_kills_the_whole_process_tree(tmp_path: Path) -> None:
+    """On timeout the hook's process group (children and grandchildren) is killed."""
+    pids = tmp_path / "pids"
+    script = f"echo $$ >> {pids}; (sleep 300 & echo $! >> {pids}; wait) & sleep 300 & echo $! >> {pids}; wait"
+    try:
+        # The timeout leaves the script ample time to start its children first.
+        outcome = await run(script, timeout_s=1.5, term_grace_s=0.2)
+
+        assert outcome.timed_out
+        assert len(read_pids(pids)) == 3
+        await wait_until(lambda: all(process_gone(pid) for pid in read_pids(pids)))
+    finally:
+        kill_leftovers(read_pids(pids))
+
+
+async def test_sigterm_ignoring_hook_gets_sigkill(tmp_path: Path) -> None:
+    """A hook that traps SIGTERM is SIGKILLed after the grace period."""
+    pids = tmp_path / "pids"
+    script = f"trap '' TERM; echo $$ >> {pids}; sleep 300 & echo $! >> {pids}; wait; wait"
+    try:
+        outcome = await run(script, timeout_s=1.0, term_grace_s=0.2)
+
+        assert outcome.timed_out
+        assert len(read_pids(pids)) == 2
+        assert outcome.exit_code == -9
+        await wait_until(lambda: all(process_gone(pid) for pid in read_pids(pids)))
+    finally:
+        kill_leftovers(read_pids(pids))
+
+
+async def test_grandchild_holding_stdout_does_not_hang(tmp_path: Path) -> None:
+    """A background child that keeps stdout open cannot hold the hook past its exit."""
+    pids = tmp_path / "pids"
+    try:
+        with trio.fail_after(10):
+            outcome = await run(f"sleep 300 & echo $! >> {pids}; echo '{{}}'", drain_grace_s=0.1)
+
+        assert outcome.exit_code == 0
+        assert outcome.stdout == b"{}\n"
+        assert outcome.pipes_held_open
+        assert not outcome.timed_out
+    finally:
+        kill_leftovers(read_pids(pids))
+
+
+async def test_hook_that_never_reads_stdin_is_fine() -> None:
+    """Writing a large payload to a hook that ignores stdin neither hangs nor fails."""
+    with trio.fail_after(10):
+        outcome = await run("echo ok", stdin=b"x" * (4 * 1024 * 1024))
+
+    assert outcome.exit_code == 0
+    assert outcome.stdout == b"ok\n"
+    assert outcome.stdin_broken
+
+
+async def test_huge_output_is_capped_and_reported() -> None:
+    """Output past the cap is discarded (bounded memory) and the outcome says so."""
+    outcome = await run("head -c 20000000 /dev/zero; echo done >&2", output_cap_bytes=64 * 1024)
+
+    assert outcome.exit_code == 0
+    assert len(outcome.stdout) == 64 * 1024
+    assert outcome.stdout_truncated
+    assert outcome.stderr == b"done\n"
+    assert not outcome.stderr_truncated
+
+
+async def test_missing_executable_is_reported_not_raised() -> None:
+    """A hook that cannot start is an outcome with a helpful message, not an exception."""
+    outcome = await run_hook_process(
+        ("/nonexistent/hook",), stdin=b"", cwd=None, env=ENV, limits=ProcessLimits(timeout_s=5)
+    )
+
+    assert outcome.exit_code is None
+    assert outcome.spawn_error is not None
+    assert "not found" in outcome.spawn_error
+
+
+async def test_outer_cancellation_kills_the_group(tmp_path: Path) -> None:
+    """Cancelling the caller (e.g. $/cancelRequest) kills the hook's whole group."""
+    pids = tmp_path / "pids"
+    try:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(run, f"echo $$ >> {pids}; sleep 300 & echo $! >> {pids}; wait")
+            await wait_until(lambda: len(read_pids(pids)) == 2)
+            nursery.cancel_scope.cancel()
+
+        await wait_until(lambda: all(process_gone(pid) for pid in read_pids(pids)))
+    finally:
+        kill_leftovers(read_pids(pids))
+
+
+async def test_hook_runs_in_its_own_session() -> None:
+    """Each hook is a session leader (own process group, no controlling terminal)."""
+    outcome = await run("ps -o sid= -p $$; echo $$")
+
+    sid, pid = outcome.stdout.decode().split()
+    assert sid == pid
