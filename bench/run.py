@@ -139,6 +139,7 @@ function once() {
     child.stdin.on("error", () => {}); // a hook that does not read stdin: EPIPE is fine
     child.on("error", reject);
     child.on("close", (code) => {
+      if (code !== 0) return reject(new Error(`hook exited ${code}: ${Buffer.concat(err)}`));
       const text = Buffer.concat(out).toString().trim();
       if (text) JSON.parse(text);
       resolve(Number(process.hrtime.bigint() - started) / 1e6);

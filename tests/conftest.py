@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 import trio
-from hookd_testing import RpcClient
 
 from hookd.daemon.app import serve
 from hookd.daemon.settings import Settings
+from hookd_testing import RpcClient
 
 
 @pytest.fixture(autouse=True)

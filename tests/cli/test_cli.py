@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
 from hookd_testing import claude_settings, command, write_json
 
 HOOKD = [sys.executable, "-m", "hookd"]

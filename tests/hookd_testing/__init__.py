@@ -5,6 +5,7 @@ Imported by tests as ``hookd_testing`` (``pythonpath = ["tests"]`` in pyproject.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import os
@@ -159,10 +160,8 @@ def read_pids(path: Path) -> list[int]:
 
 def kill_leftovers(pids: list[int]) -> None:
     for pid in pids:
-        try:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
             os.kill(pid, 9)
-        except (ProcessLookupError, PermissionError):
-            pass
 
 
 class Gate:

@@ -138,9 +138,7 @@ async def test_unknown_extensions_other_names_and_symlinks_are_ignored(
     assert not ran.exists()
 
 
-async def test_several_files_for_one_event_run_in_locale_sorted_path_order(
-    rpc, workspace
-) -> None:
+async def test_several_files_for_one_event_run_in_locale_sorted_path_order(rpc, workspace) -> None:
     """All files of an event run, sorted by full path with localeCompare (case folded first)."""
     folder = hooks_dir(workspace)
     emit(folder, "PreToolUse.sh", {"context": "sh"})
@@ -229,9 +227,9 @@ async def test_last_hook_control_line_wins_among_other_output(rpc, workspace) ->
         hooks_dir(workspace) / "PreToolUse.sh",
         "cat >/dev/null\n"
         "echo 'checking the tool call...'\n"
-        "printf 'HOOK_CONTROL\\t{\"context\": \"first\"}\\r\\n'\n"
+        'printf \'HOOK_CONTROL\\t{"context": "first"}\\r\\n\'\n'
         "echo 'more diagnostics {'\n"
-        "printf 'HOOK_CONTROL\\t{\"context\": \"second\"}\\r\\n'\n"
+        'printf \'HOOK_CONTROL\\t{"context": "second"}\\r\\n\'\n'
         "echo 'done'\n",
     )
 
@@ -296,7 +294,9 @@ async def test_context_wins_over_its_aliases_even_when_empty(rpc, workspace) -> 
     """context ?? contextModification ?? errorMessage: any string context shadows the others."""
     folder = hooks_dir(workspace)
     emit(folder, "PreToolUse", {"contextModification": "alias", "errorMessage": "err"})
-    emit(folder, "PreToolUse.bash", {"context": "", "contextModification": "x", "errorMessage": "y"})
+    emit(
+        folder, "PreToolUse.bash", {"context": "", "contextModification": "x", "errorMessage": "y"}
+    )
     emit(folder, "PreToolUse.sh", {"context": "ctx", "contextModification": "ignored"})
 
     result = await fire(rpc, workspace)

@@ -6,9 +6,9 @@ import os
 from pathlib import Path
 
 import trio
-from hookd_testing import kill_leftovers, process_gone, read_pids, wait_until
 
 from hookd.daemon.runner.process import ProcessLimits, run_hook_process
+from hookd_testing import kill_leftovers, process_gone, read_pids, wait_until
 
 ENV = dict(os.environ)
 

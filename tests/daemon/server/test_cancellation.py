@@ -6,12 +6,12 @@ import os
 from pathlib import Path
 
 import trio
+
 from hookd_testing import (
     Gate,
     RpcClient,
     claude_settings,
     command,
-    fire_in_flight,
     kill_leftovers,
     process_gone,
     read_pids,
@@ -125,7 +125,7 @@ async def test_progress_notifications_arrive_in_order(rpc: RpcClient, workspace)
         ("report", "hook/slow", 1),
         ("report", "hook/finished", 1),
     ]
-    assert [k for k in kinds if k[2] == 0][0] == ("report", "hook/started", 0)
+    assert next(k for k in kinds if k[2] == 0) == ("report", "hook/started", 0)
     assert [k for k in kinds if k[2] == 0][-1] == ("report", "hook/finished", 0)
     assert ("report", "hook/slow", 0) not in kinds
     assert result["slowest"]["index"] == 1

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 
 import trio
-from hookd_testing import Gate, RpcClient, claude_settings, command, fire_in_flight, write_json
 
 from hookd.protocol import Framing
+from hookd_testing import Gate, RpcClient, claude_settings, command, fire_in_flight, write_json
 
 
 async def test_ndjson_request_gets_ndjson_reply(rpc: RpcClient) -> None:

@@ -7,6 +7,8 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
+import trio
+
 from hookd.protocol import AGENTS
 
 from .combiner import combine
@@ -103,14 +105,20 @@ async def fire(
         if notify is not None:
             await notify(_report(kind, data, entry.hooks_done, total))
 
+    finished = False
     try:
         if notify is not None:
             await notify(_begin(request, total))
         reports = await run_hooks(
             request, specs, settings=settings, base_env=base_env, progress=progress
         )
+        finished = True
     finally:
         stats.end(entry)
+        if notify is not None and not finished:
+            # Cancelled (or failed): still close the progress, as LSP clients expect.
+            with trio.CancelScope(shield=True), trio.move_on_after(1.0):
+                await notify(_end_cancelled(time.perf_counter() - started))
     module = DIALECTS[request.dialect.value]
     combined = combine(reports, module.POLICY)
     runs = [hook_run(r) for r in reports]
@@ -201,5 +209,19 @@ def _end(result: dict[str, Any]) -> dict[str, Any]:
             "durationMs": result["durationMs"],
             "slowest": slowest,
             "blocked": result["blocked"],
+        },
+    }
+
+
+def _end_cancelled(elapsed_s: float) -> dict[str, Any]:
+    return {
+        "kind": "end",
+        "message": f"cancelled after {elapsed_s * 1000:.0f} ms",
+        "hookd": {
+            "type": "fire/end",
+            "durationMs": round(elapsed_s * 1000, 3),
+            "slowest": None,
+            "blocked": False,
+            "cancelled": True,
         },
     }

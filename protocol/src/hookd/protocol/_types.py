@@ -18,14 +18,14 @@ Decision = Literal["allow", "deny", "ask", "defer"]
 
 
 class FireParams(TypedDict):
-    """Params of ``fire``."""
+    """Params of ``fire`` (``null`` for an optional param means "not given")."""
 
     agent: Agent
     event: str
-    workspaceRoots: list[str]
+    workspaceRoots: NotRequired[list[str]]
     payload: NotRequired[JsonObject]
-    timeoutMs: NotRequired[int]
-    slowThresholdMs: NotRequired[int]
+    timeoutMs: NotRequired[float]
+    slowThresholdMs: NotRequired[float]
     workDoneToken: NotRequired[int | str]
     env: NotRequired[dict[str, str]]
 
@@ -57,23 +57,27 @@ class Slowest(TypedDict):
     durationMs: float
 
 
-class FireResult(TypedDict):
-    """Result of ``fire``: the combined outcome of every matching hook."""
-
-    blocked: bool
-    decision: Decision | None
-    reason: str | None
-    context: str | None
-    updatedInput: JsonValue
-    updatedInputFrom: str | None
-    continue_: NotRequired[bool]  # documentation only: the wire name is "continue"
-    stopReason: str | None
-    systemMessage: str | None
-    native: JsonObject
-    hooks: list[HookRun]
-    slowest: Slowest | None
-    durationMs: float
-    warnings: list[str]
+FireResult = TypedDict(
+    "FireResult",
+    {
+        "blocked": bool,
+        "decision": "Decision | None",
+        "reason": "str | None",
+        "context": "str | None",
+        "updatedInput": JsonValue,
+        "updatedInputFrom": "str | None",
+        "continue": bool,
+        "stopReason": "str | None",
+        "systemMessage": "str | None",
+        "native": JsonObject,
+        "hooks": "list[HookRun]",
+        "slowest": "Slowest | None",
+        "durationMs": float,
+        "warnings": "list[str]",
+    },
+)
+"""Result of ``fire``: the combined outcome of every matching hook (``continue`` is a
+Python keyword, hence the functional form)."""
 
 
 ProgressKind = Literal["fire/begin", "hook/started", "hook/slow", "hook/finished", "fire/end"]

@@ -2,7 +2,8 @@
 
 Reference: ``cline-sdk-file-hooks.md``; behaviour notes: ``cline-implementation.md`` (runner
 "C"). Event names are matched case-insensitively; several files per event all run, in
-sorted path order; tool events run one after another, lifecycle events concurrently.
+the order of their full paths under JavaScript's ``localeCompare`` (what the SDK sorts
+with); tool events run one after another, lifecycle events concurrently.
 """
 
 from __future__ import annotations
@@ -132,7 +133,7 @@ def _listing(directory: str) -> dict[str, tuple[str, ...]]:
 
 
 def sequential(request: FireRequest) -> bool:
-    return request.event in SEQUENTIAL_EVENTS
+    return True
 
 
 def select(
@@ -145,8 +146,37 @@ def select(
             if spec.source not in seen:
                 seen.add(spec.source)
                 chosen.append(spec)
-    chosen.sort(key=lambda spec: spec.source)
+    chosen.sort(key=lambda spec: locale_compare_key(spec.source))
     return chosen, []
+
+
+_PUNCTUATION_ORDER = " _-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$"
+"""ASCII spaces, punctuation and symbols in ICU root-collation order (checked with node)."""
+
+
+def locale_compare_key(text: str) -> tuple[list[tuple[int, int | str]], list[int], str]:
+    """A sort key that orders like ``a.localeCompare(b)`` in node (ICU, en-US, defaults).
+
+    ICU compares the whole string on letters first, ignoring case (punctuation before
+    digits before letters), and only then on case, lowercase first: so
+    ``pretooluse.py`` sorts before ``PreToolUse.sh``, where plain ``sorted`` would put
+    every capitalised name first. Exact for ASCII; other characters are placed by code
+    point after the known punctuation (letters and digits by ``casefold``).
+    """
+    primary: list[tuple[int, int | str]] = []
+    tertiary: list[int] = []
+    for char in text:
+        if char.isalpha():
+            primary.append((3, char.casefold()))
+            tertiary.append(1 if char.isupper() else 0)
+        elif char.isdigit():
+            primary.append((2, char))
+            tertiary.append(0)
+        else:
+            rank = _PUNCTUATION_ORDER.find(char)
+            primary.append((1, rank if rank >= 0 else len(_PUNCTUATION_ORDER) + ord(char)))
+            tertiary.append(0)
+    return primary, tertiary, text
 
 
 def infer_command(path: str) -> tuple[str, ...]:
@@ -187,7 +217,7 @@ def prepare(spec: HookSpec, request: FireRequest, base_env: Mapping[str, str]) -
     payload: dict[str, Any] = {
         "clineVersion": os.environ.get("CLINE_VERSION", ""),
         "hookName": SDK_EVENT[request.event],
-        "timestamp": datetime.now(UTC).isoformat().replace("+00:00", "Z"),
+        "timestamp": iso_timestamp(),
         "workspaceRoots": list(request.roots),
     }
     payload.update(request.payload)
@@ -200,6 +230,11 @@ def prepare(spec: HookSpec, request: FireRequest, base_env: Mapping[str, str]) -
         cwd=first_root(request),
         env=hook_environment(base_env, request.env),
     )
+
+
+def iso_timestamp() -> str:
+    """``new Date().toISOString()``: UTC, always with milliseconds and a ``Z``."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def parse_control(stdout: str) -> tuple[dict[str, Any] | None, str | None]:
@@ -229,21 +264,36 @@ def interpret(spec: HookSpec, request: FireRequest, outcome: ProcessOutcome) -> 
     if control is None:
         return Verdict()
     cancel = control.get("cancel") is True
-    context = _text(control.get("context")) or _text(control.get("contextModification"))
+    # parseHookControl: a string ``context`` (even an empty one) shadows its alias
+    # ``contextModification``, and that one shadows a non-blank ``errorMessage``.
+    injectable = _string(control.get("context"))
+    if injectable is None:
+        injectable = _string(control.get("contextModification"))
     message = _text(control.get("errorMessage"))
     native: dict[str, Any] = {k: control[k] for k in ("cancel", "review") if k in control}
     fields: dict[str, Any] = {"review": control.get("review") is True}
     if cancel:
-        fields.update(blocks=True, decision="deny", reason=message or context)
+        reason = message if message is not None else injectable
+        fields.update(blocks=True, decision="deny", reason=_blank_to_none(reason))
     else:
-        fields["context"] = _cap(context or message) or None
+        chosen = injectable if injectable is not None else message
+        fields["context"] = _cap(_blank_to_none(chosen))
     if "overrideInput" in control:
         fields.update(has_updated_input=True, updated_input=control["overrideInput"])
     return Verdict(**fields, native=native)
 
 
+def _string(value: object) -> str | None:
+    return value if isinstance(value, str) else None
+
+
 def _text(value: object) -> str | None:
     return value if isinstance(value, str) and value.strip() else None
+
+
+def _blank_to_none(value: str | None) -> str | None:
+    """The SDK injects context and reports a reason only when its trimmed text is non-empty."""
+    return value if value is not None and value.strip() else None
 
 
 def _cap(context: str | None) -> str | None:

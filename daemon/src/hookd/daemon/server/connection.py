@@ -202,6 +202,9 @@ class Connection:
             rid = message.get("id") if isinstance(message, dict) else None
             valid_id = rid if isinstance(rid, int | str) else None
             return error(valid_id, INVALID_REQUEST, "Invalid request", reason)
+        if message["method"] == CANCEL_REQUEST:  # inside a batch
+            self._cancel(message)
+            return None
         has_id = "id" in message
         rid = message.get("id")
         scope = trio.CancelScope()
