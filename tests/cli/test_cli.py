@@ -158,6 +158,20 @@ def test_sigterm_shuts_down_cleanly(served) -> None:
     assert not os.path.exists(path)
 
 
+def test_daemon_logs_json_lines_when_not_on_a_terminal(served, tmp_path) -> None:
+    """Logs are one JSON object per line (for journald and log shippers)."""
+    _path, process = served
+    process.send_signal(signal.SIGTERM)
+    process.wait(timeout=20)
+
+    events = [
+        json.loads(line)["event"] for line in (tmp_path / "serve.log").read_text().splitlines()
+    ]
+
+    assert events[0] == "starting"
+    assert events[-1] == "stopped"
+
+
 def test_commands_without_a_daemon_say_how_to_start_it(short_dir) -> None:
     """With no daemon, status and fire exit 1 and explain how to start hookd."""
     path = str(short_dir / "none.sock")

@@ -62,3 +62,20 @@ async def test_default_directory_open_to_others_is_refused(monkeypatch, tmp_path
 
     with pytest.raises(UserError, match="chmod 700"):
         await serve(replace(settings, socket_path=str(runtime / "hookd" / "hookd.sock")))
+
+
+async def test_ready_is_signalled_to_systemd(settings, monkeypatch, short_dir) -> None:
+    """With NOTIFY_SOCKET set, the daemon sends READY=1 once it accepts connections."""
+    notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    notify.bind(str(short_dir / "notify"))
+    notify.setblocking(False)
+    monkeypatch.setenv("NOTIFY_SOCKET", str(short_dir / "notify"))
+    try:
+        async with trio.open_nursery() as nursery:
+            daemon = await nursery.start(serve, settings)
+
+            assert notify.recv(100) == b"READY=1"
+            daemon.request_shutdown("test over")
+        assert notify.recv(100) == b"STOPPING=1"
+    finally:
+        notify.close()

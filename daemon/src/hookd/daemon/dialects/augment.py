@@ -107,7 +107,8 @@ def _make_handler(
         timeout_s=timeout_ms / 1000.0,
         matcher=matcher,
         root=source.root,
-        options={"metadata": {k: bool(v) for k, v in metadata.items()}},
+        # Only a JSON ``true`` opts in: "false", 1 or "yes" must never release private fields.
+        options={"metadata": {k: v is True for k, v in metadata.items()}},
     )
 
 

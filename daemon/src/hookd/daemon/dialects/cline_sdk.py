@@ -133,7 +133,7 @@ def _listing(directory: str) -> dict[str, tuple[str, ...]]:
 
 
 def sequential(request: FireRequest) -> bool:
-    return True
+    return request.event in SEQUENTIAL_EVENTS
 
 
 def select(
