@@ -65,18 +65,15 @@ class Daemon:
             self.shutdown_requested.set()
 
     def status(self) -> dict[str, Any]:
-        listing = self.registry.listing()
-        by_dialect: dict[str, int] = {}
-        for hook in listing["hooks"]:
-            by_dialect[hook["dialect"]] = by_dialect.get(hook["dialect"], 0) + 1
+        summary = self.registry.summary()
         return {
             "pid": os.getpid(),
             "version": hookd_version(),
             "socket": self.settings.socket_path,
             "uptimeS": round(time.time() - self.stats.started, 1),
-            "roots": listing["roots"],
-            "hooks": {"total": len(listing["hooks"]), "byDialect": by_dialect},
-            "sourceErrors": listing["errors"],
+            "roots": summary["roots"],
+            "hooks": summary["hooks"],
+            "sourceErrors": summary["errors"],
             "fires": self.stats.fires,
             "inFlight": [entry.view() for entry in self.stats.in_flight.values()],
             "connections": len(self.connections),

@@ -1,11 +1,12 @@
-"""Where the daemon listens by default; shared by the daemon and every client."""
+"""Where the daemon listens by default; shared by the daemon and every client.
+
+Only ``os`` and ``sys`` here: this module is on the path of every CLI start-up.
+"""
 
 from __future__ import annotations
 
 import os
 import sys
-import tempfile
-from pathlib import Path
 
 SOCKET_ENV = "HOOKD_SOCKET"
 """Environment variable that overrides the socket path for both ends."""
@@ -13,7 +14,7 @@ SOCKET_ENV = "HOOKD_SOCKET"
 SOCKET_NAME = "hookd.sock"
 
 
-def runtime_dir() -> Path:
+def runtime_dir() -> str:
     """The per-user private directory that holds the socket and the lock file.
 
     ``$XDG_RUNTIME_DIR/hookd`` when the variable is set (systemd user sessions);
@@ -22,9 +23,10 @@ def runtime_dir() -> Path:
     """
     xdg = os.environ.get("XDG_RUNTIME_DIR")
     if xdg and os.path.isabs(xdg):
-        return Path(xdg) / "hookd"
+        return os.path.join(xdg, "hookd")
     uid = os.getuid() if hasattr(os, "getuid") else 0
-    return Path(tempfile.gettempdir()) / f"hookd-{uid}"
+    tmp = os.environ.get("TMPDIR") or "/tmp"
+    return os.path.join(tmp, f"hookd-{uid}")
 
 
 def default_socket_path() -> str:
@@ -35,4 +37,4 @@ def default_socket_path() -> str:
     if sys.platform == "win32":
         user = os.environ.get("USERNAME", "user")
         return rf"\\.\pipe\hookd-{user}"
-    return str(runtime_dir() / SOCKET_NAME)
+    return os.path.join(runtime_dir(), SOCKET_NAME)

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import json
-from functools import cache
-from importlib import resources
+import os
 from typing import Any
 
+_cached: dict[str, Any] | None = None
 
-@cache
+
 def load_openrpc() -> dict[str, Any]:
     """The OpenRPC 1.3 document shipped with this package (served by ``rpc.discover``)."""
-    text = resources.files("hookd.protocol").joinpath("openrpc.json").read_text("utf-8")
-    document: dict[str, Any] = json.loads(text)
-    return document
+    global _cached
+    if _cached is None:
+        path = os.path.join(os.path.dirname(__file__), "openrpc.json")
+        with open(path, encoding="utf-8") as handle:
+            _cached = json.load(handle)
+    return _cached

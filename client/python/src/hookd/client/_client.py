@@ -113,8 +113,10 @@ class Client:
         timeout_ms: int | None = None,
         slow_threshold_ms: int | None = None,
         env: dict[str, str] | None = None,
+        progress: bool = True,
     ) -> FireCall:
-        """Send a fire and return at once; iterate the call for its progress."""
+        """Send a fire and return at once; iterate the call for its progress values
+        (none when ``progress`` is false: the daemon then sends no notifications)."""
         request_id = next(_ids)
         token = f"hookd-fire-{request_id}"
         params: dict[str, Any] = {
@@ -122,8 +124,9 @@ class Client:
             "event": event,
             "workspaceRoots": workspace_roots,
             "payload": payload or {},
-            "workDoneToken": token,
         }
+        if progress:
+            params["workDoneToken"] = token
         if timeout_ms is not None:
             params["timeoutMs"] = timeout_ms
         if slow_threshold_ms is not None:
@@ -148,10 +151,11 @@ class Client:
         env: dict[str, str] | None = None,
     ) -> dict[str, Any]:
         """Fire an event, calling ``on_progress`` for each progress value, and return
-        the combined result."""
+        the combined result (progress is only requested when ``on_progress`` is given)."""
         call = self.start_fire(
             agent, event, workspace_roots, payload,
             timeout_ms=timeout_ms, slow_threshold_ms=slow_threshold_ms, env=env,
+            progress=on_progress is not None,
         )  # fmt: skip
         for value in call:
             if on_progress is not None:

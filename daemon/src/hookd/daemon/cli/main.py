@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import traceback
 from collections.abc import Sequence
 
 EXIT_OK, EXIT_ERROR, EXIT_BLOCKED, EXIT_BUG, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
@@ -150,6 +149,8 @@ def _report(exc: Exception) -> int:
     if isinstance(exc, user_errors):
         print(f"hookd: {exc}", file=sys.stderr)
         return EXIT_ERROR
+    import traceback
+
     traceback.print_exc()
     print(
         "hookd: an unexpected error occurred (a bug). Please report it with the traceback above.",

@@ -53,6 +53,8 @@ class Registry:
         self._roots: dict[str, None] = {}
         self._states: dict[tuple[str, str], SourceState] = {}
         self._sources_cache: dict[tuple[str, tuple[str, ...]], list[Source]] = {}
+        self._dir_counts: dict[tuple[str, str], int] = {}
+        """Hooks per hook directory, kept by ``rescan``/``refresh`` for ``summary``."""
 
     # roots -------------------------------------------------------------------------
     @property
@@ -104,11 +106,15 @@ class Registry:
             return DIALECTS[source.dialect.value].load(source)
         return self._fresh(source).loaded
 
-    def _fresh(self, source: Source) -> SourceState:
+    def _state(self, source: Source) -> SourceState:
         key = (source.dialect.value, source.path)
         state = self._states.get(key)
         if state is None:
             state = self._states[key] = SourceState(source)
+        return state
+
+    def _fresh(self, source: Source) -> SourceState:
+        state = self._state(source)
         signature = _signature(source.path)
         if signature is not None and signature == state.signature and not _racy(signature):
             return state
@@ -132,24 +138,59 @@ class Registry:
         return state
 
     def refresh(self, changed_paths: Iterable[str]) -> int:
-        """Re-read the settings files a watcher batch may have touched; returns how many."""
+        """Re-read the sources a watcher batch may have touched; returns how many."""
         changed = [os.path.normpath(p) for p in changed_paths]
         count = 0
-        for state in list(self._states.values()):
-            path = state.source.path
+        for source in self.all_sources():
+            path = source.path
             parent = os.path.dirname(path)
-            if any(c in (path, parent) or path.startswith(c + os.sep) for c in changed):
+            if not any(c in (path, parent) or path.startswith(c + os.sep) for c in changed):
+                continue
+            count += 1
+            if source.kind == "hookdir":
+                self._count_dir(source)
+            else:
+                state = self._state(source)
                 self._reload(state, _signature(path))
-                count += 1
         return count
 
     def rescan(self) -> int:
-        """Bring every settings file of every known root up to date; how many changed."""
+        """Bring every source of every known root up to date; how many settings changed."""
         before = sum(state.loads for state in self._states.values())
-        for source in self.all_sources():
+        sources = self.all_sources()
+        for source in sources:
             if source.kind == "settings":
                 self._fresh(source)
+            else:
+                self._count_dir(source)
+        keep = {(s.dialect.value, s.path) for s in sources}
+        self._dir_counts = {k: v for k, v in self._dir_counts.items() if k in keep}
         return sum(state.loads for state in self._states.values()) - before
+
+    def _count_dir(self, source: Source) -> None:
+        loaded = DIALECTS[source.dialect.value].load(source)
+        self._dir_counts[(source.dialect.value, source.path)] = sum(
+            len(specs) for specs in loaded.hooks.values()
+        )
+
+    def summary(self) -> dict[str, Any]:
+        """Counts for ``status``: from what the watcher keeps current, no disk access.
+
+        ``hooks/list`` reads every source instead; fires always check their own sources.
+        """
+        by_dialect: dict[str, int] = {}
+        for (dialect, _path), state in self._states.items():
+            count = sum(len(specs) for specs in state.loaded.hooks.values())
+            if count:
+                by_dialect[dialect] = by_dialect.get(dialect, 0) + count
+        for (dialect, _path), count in self._dir_counts.items():
+            if count:
+                by_dialect[dialect] = by_dialect.get(dialect, 0) + count
+        return {
+            "roots": self.roots,
+            "hooks": {"total": sum(by_dialect.values()), "byDialect": by_dialect},
+            "errors": self.source_errors(),
+        }
 
     def hooks_for(self, request: FireRequest) -> tuple[list[HookSpec], list[str]]:
         """The hooks one fire runs, in declaration order, plus warnings to report."""

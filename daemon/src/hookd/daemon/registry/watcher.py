@@ -89,7 +89,6 @@ class Watcher:
                 self.batches += 1
                 paths = {path for _change, path in changes}
                 refreshed = self.registry.refresh(paths)
-                self.registry.rescan()  # picks up new sources and hook files
                 log.debug("sources_changed", paths=len(paths), refreshed=refreshed)
                 if self.registry.watch_targets() != self.targets:
                     return  # a directory appeared or vanished: restart the watch

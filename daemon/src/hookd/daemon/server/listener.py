@@ -47,7 +47,7 @@ class BoundSocket:
 
 def prepare_directory(socket_path: str) -> None:
     folder = os.path.dirname(os.path.abspath(socket_path))
-    is_default = os.path.abspath(folder) == os.path.abspath(str(runtime_dir()))
+    is_default = os.path.abspath(folder) == os.path.abspath(runtime_dir())
     try:
         os.makedirs(folder, mode=0o700, exist_ok=True)
     except OSError as exc:
