@@ -204,3 +204,44 @@ def test_help_explains_every_command() -> None:
     for name in ("serve", "fire", "status", "hooks", "shutdown"):
         assert name in main.stdout
     assert "Exits 0 to proceed, 2 when blocked, 1 on error" in " ".join(fire.stdout.split())
+
+
+def test_running_out_of_file_descriptors_does_not_kill_the_daemon(
+    short_dir, isolated_home, tmp_path
+) -> None:
+    """At the fd limit, accept() fails for a while; the daemon survives and serves again."""
+    import resource
+
+    path = str(short_dir / "hookd.sock")
+
+    def tiny_fd_limit() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (48, 48))
+
+    with open(tmp_path / "serve.log", "wb") as log:
+        process = subprocess.Popen(
+            [*HOOKD, "--socket", path, "serve", "--home", str(isolated_home), "--log-format", "json"],
+            stderr=log, preexec_fn=tiny_fd_limit,
+        )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        while not connectable(path):
+            assert process.poll() is None, (tmp_path / "serve.log").read_text()
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        hogs = []
+        for _ in range(60):
+            hog = socket.socket(socket.AF_UNIX)
+            hog.connect(path)
+            hogs.append(hog)
+        deadline = time.monotonic() + 30
+        while "accept_failed" not in (tmp_path / "serve.log").read_text():
+            assert time.monotonic() < deadline, "the daemon never hit its fd limit"
+            time.sleep(0.01)
+        for hog in hogs:
+            hog.close()
+
+        assert process.poll() is None
+        assert cli(path, "status").returncode == 0
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=20)

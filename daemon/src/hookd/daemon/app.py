@@ -11,7 +11,9 @@ give the answers a moment to leave, stop the watcher, remove the socket, release
 
 from __future__ import annotations
 
+import errno
 import os
+import resource
 import signal
 import socket
 import time
@@ -32,6 +34,7 @@ from .settings import Settings
 from .stats import Stats
 
 log = structlog.get_logger("hookd")
+_ACCEPT_RESOURCE_ERRORS = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
 SHUTDOWN_GRACE_S = 5.0
 
 
@@ -126,6 +129,15 @@ async def _accept(
                 stream = await bound.listener.accept()
             except trio.ClosedResourceError:
                 return  # shutting down: the listener was closed
+            except OSError as exc:
+                if exc.errno not in _ACCEPT_RESOURCE_ERRORS:
+                    raise
+                # Out of file descriptors or memory: refuse for a moment, never die.
+                log.warning(
+                    "accept_failed", error=exc.strerror, connections=len(daemon.connections)
+                )
+                await trio.sleep(0.1)
+                continue
             uid = peer_uid(stream)
             if uid is not None and uid not in (my_uid, 0):
                 log.warning("peer_refused", uid=uid)
@@ -178,9 +190,21 @@ def _sd_notify(state: str) -> None:
         log.warning("sd_notify_failed", state=state, error=str(exc))
 
 
+def raise_fd_limit() -> None:
+    """Every hook costs three pipes: lift the soft fd limit to the hard one (as watchman)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or soft < hard:
+        target = hard if hard != resource.RLIM_INFINITY else max(soft, 65536)
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+        except (ValueError, OSError) as exc:
+            log.warning("fd_limit_unchanged", soft=soft, hard=hard, error=str(exc))
+
+
 def run(settings: Settings) -> None:
     """Blocking entry point for ``hookd serve``."""
     configure_logging(settings.log_level, settings.log_json)
+    raise_fd_limit()
     try:
         trio.run(serve_until_signalled, settings)
     except BaseExceptionGroup as group:

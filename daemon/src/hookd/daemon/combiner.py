@@ -3,6 +3,8 @@
 Rules (the same for every dialect, with the text-joining policy the dialect declares):
 
 * any block blocks, and one hook failing never loses another hook's block;
+* the reason comes from the hooks that decided the outcome (blocking hooks, or those whose
+  decision won), so an "allow" hook's remark never explains an "ask";
 * decisions take the strongest: deny > defer > ask > allow (a block counts as deny);
 * texts (context, reasons, system messages) join in declaration order, never in finish
   order, so the result is deterministic even though hooks run concurrently;
@@ -17,7 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .combine_policy import CombinePolicy
-from .model import DECISION_RANK, HookReport
+from .model import DECISION_RANK, HookReport, Verdict
 
 
 def combine(reports: Sequence[HookReport], policy: CombinePolicy) -> dict[str, Any]:
@@ -27,11 +29,7 @@ def combine(reports: Sequence[HookReport], policy: CombinePolicy) -> dict[str, A
     blocked = any(v.blocks for v in verdicts)
     decision = _strongest([("deny" if v.blocks else v.decision) for v in verdicts])
     verbatim = policy.single_verbatim and len(verdicts) == 1
-    reason_sources = (
-        verdicts
-        if policy.reasons_from == "all" or not blocked
-        else [v for v in verdicts if v.blocks]
-    )
+    reason_sources = _reason_sources(verdicts, blocked, decision, policy)
     updated, updated_from, warnings = _updated_input(ordered)
     return {
         "blocked": blocked,
@@ -50,6 +48,20 @@ def combine(reports: Sequence[HookReport], policy: CombinePolicy) -> dict[str, A
         "review": any(v.review for v in verdicts),
         "warnings": warnings,
     }
+
+
+def _reason_sources(
+    verdicts: Sequence[Verdict], blocked: bool, decision: str | None, policy: CombinePolicy
+) -> Sequence[Verdict]:
+    """Whose reasons explain the outcome: the blocking hooks, else those whose decision
+    won (an "ask" is not explained by an "allow"), else every hook (feedback)."""
+    if policy.reasons_from == "all":
+        return verdicts
+    if blocked:
+        return [v for v in verdicts if v.blocks]
+    if decision is not None:
+        return [v for v in verdicts if v.decision == decision]
+    return verdicts
 
 
 def _strongest(decisions: Sequence[str | None]) -> str | None:

@@ -8,11 +8,12 @@ import socket
 import time
 from typing import Any
 
-from hookd.protocol import Framing, MessageDecoder, default_socket_path, dumps, encode
+from hookd.protocol import Framing, FramingError, MessageDecoder, default_socket_path, dumps, encode
 
 from ._errors import ConnectionLost, DaemonNotRunning, DaemonUnresponsive
 
 _NOT_RUNNING = {errno.ENOENT, errno.ECONNREFUSED, errno.ENOTDIR}
+MAX_REPLY_BYTES = 1 << 30
 
 
 class Connection:
@@ -35,7 +36,8 @@ class Connection:
             if isinstance(exc, TimeoutError):
                 raise DaemonUnresponsive(self.socket_path, min(timeout_s, 5.0)) from None
             raise
-        self._decoder = MessageDecoder()
+        # Replies are bounded by the daemon's own output caps; do not refuse large ones.
+        self._decoder = MessageDecoder(max_message_bytes=MAX_REPLY_BYTES)
         self._pending: list[bytes] = []
 
     def send(self, message: Any) -> None:
@@ -62,7 +64,10 @@ class Connection:
                 raise ConnectionLost("hookd reset the connection") from None
             if not data:
                 raise ConnectionLost("hookd closed the connection before answering")
-            self._pending.extend(self._decoder.feed(data))
+            try:
+                self._pending.extend(self._decoder.feed(data))
+            except FramingError as exc:
+                raise ConnectionLost(f"cannot read hookd's reply: {exc}") from None
         return json.loads(self._pending.pop(0))
 
     def close(self) -> None:

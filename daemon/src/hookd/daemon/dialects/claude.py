@@ -146,14 +146,16 @@ def select(
 
 
 def _disable_all_hooks(loaded: Sequence[tuple[Source, Loaded]]) -> str | bool:
-    """False, True (all but managed hooks) or "managed" (every hook), per precedence."""
+    """False, True (all but managed hooks) or "managed" (every hook).
+
+    The value left after settings precedence counts (managed > local > project > user);
+    only a managed ``true`` turns off managed hooks too.
+    """
     by_layer = {source.layer: content.settings.get("disableAllHooks") for source, content in loaded}
-    if by_layer.get("managed") is True:
-        return "managed"
-    for layer in ("local", "project", "user"):  # highest precedence first
+    for layer in ("managed", "local", "project", "user"):  # highest precedence first
         value = by_layer.get(layer)
         if isinstance(value, bool):
-            return value
+            return "managed" if value and layer == "managed" else value
     return False
 
 
@@ -394,6 +396,10 @@ def native(request: FireRequest, combined: Mapping[str, Any]) -> dict[str, Any]:
             decision["updatedInput"] = combined["updatedInput"]
         specific["decision"] = decision
     elif combined["blocked"] and event in rules.TOP_LEVEL_DECISION:
+        out["decision"] = "block"
+        out["reason"] = combined["reason"]
+    elif combined["reason"] and event in rules.EXIT2_FEEDS_CLAUDE:
+        # Exit 2 feedback after a tool ran: the same effect as a top-level block.
         out["decision"] = "block"
         out["reason"] = combined["reason"]
     if combined["context"] and event in rules.ADDITIONAL_CONTEXT_EVENTS:

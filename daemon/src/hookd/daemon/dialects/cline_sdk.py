@@ -18,6 +18,8 @@ from typing import Any
 
 from ..combine_policy import CombinePolicy
 from ..model import Dialect, FireRequest, HookSpec, ProcessOutcome, Verdict
+from ..racy import is_racy
+from ..safe_read import read_head
 from .base import Launch, Loaded, Source, first_root, hook_environment, timeout_error
 
 DIALECT = Dialect.CLINE_SDK
@@ -45,7 +47,7 @@ TRUNCATION_MARKER = "\n[hook context truncated: exceeded 50000 characters]"
 CONTROL_PREFIX = "HOOK_CONTROL\t"
 POLICY = CombinePolicy(context_separator="\n", reason_separator="\n", trim=False)
 
-_listing_cache: dict[str, tuple[tuple[int, int, int], dict[str, tuple[str, ...]]]] = {}
+_listing_cache: dict[str, tuple[tuple[int, int, int], dict[str, tuple[str, ...]], int]] = {}
 
 
 def canonical_event(event: str) -> str | None:
@@ -110,9 +112,9 @@ def _listing(directory: str) -> dict[str, tuple[str, ...]]:
         return {}
     signature = (info.st_mtime_ns, info.st_ino, info.st_nlink)
     cached = _listing_cache.get(directory)
-    racy = time.time() - info.st_mtime < 2.0
-    if cached is not None and cached[0] == signature and not racy:
+    if cached is not None and cached[0] == signature and not is_racy(info.st_mtime_ns, cached[2]):
         return cached[1]
+    listed_at = time.time_ns()
     found: dict[str, list[str]] = {}
     try:
         entries = list(os.scandir(directory))
@@ -127,8 +129,8 @@ def _listing(directory: str) -> dict[str, tuple[str, ...]]:
         event = _BY_LOWER.get(stem.strip().lower())
         if event in SDK_EVENT:
             found.setdefault(event, []).append(entry.path)
-    result = {event: tuple(sorted(paths)) for event, paths in found.items()}
-    _listing_cache[directory] = (signature, result)
+    result = {event: tuple(sorted(paths, key=locale_compare_key)) for event, paths in found.items()}
+    _listing_cache[directory] = (signature, result, listed_at)
     return result
 
 
@@ -203,11 +205,7 @@ def infer_command(path: str) -> tuple[str, ...]:
 
 
 def _shebang(path: str) -> str | None:
-    try:
-        with open(path, "rb") as handle:
-            head = handle.read(256)
-    except OSError:
-        return None
+    head = read_head(path, 256)
     if not head.startswith(b"#!"):
         return None
     return head[2:].split(b"\n", 1)[0].decode("utf-8", errors="replace").strip()

@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..model import HookSpec
+from ..safe_read import UnreadableFile, read_regular_file
 from .base import Loaded, Source
 
 HandlerFactory = Callable[[Source, str, str | None, Mapping[str, Any], Mapping[str, Any]], HookSpec]
@@ -21,12 +22,11 @@ HandlerFactory = Callable[[Source, str, str | None, Mapping[str, Any], Mapping[s
 def read_json_object(path: str) -> tuple[dict[str, Any] | None, str | None]:
     """The file's top-level object, or an error message that says where it went wrong."""
     try:
-        with open(path, "rb") as handle:
-            raw = handle.read()
+        raw = read_regular_file(path)
     except FileNotFoundError:
         return None, None
-    except OSError as exc:
-        return None, f"cannot read {path}: {exc.strerror}"
+    except UnreadableFile as exc:
+        return None, str(exc)
     if not raw.strip():
         return {}, None
     try:

@@ -7,8 +7,8 @@ Two mechanisms keep it right:
 * ``hooks_for`` re-checks the few sources one fire needs with ``stat`` before using them
   (read-your-writes): a fire issued right after a write runs exactly the hooks that exist
   then, even if the watcher has not reported yet. A settings file is re-parsed only when
-  its stat signature changed or it was modified within the last two seconds (two writes
-  inside one timestamp tick look identical to ``stat``; git calls these "racy").
+  its stat signature changed or it was modified within a timestamp tick of our last read
+  (two writes inside one tick look identical to ``stat``; git calls these "racy").
 
 It is plain synchronous code on the trio thread: no locks, no I/O besides ``stat`` and
 small reads, and nothing per fire that grows with the number of registered hooks.
@@ -27,10 +27,10 @@ import structlog
 from ..dialects import DIALECTS
 from ..dialects.base import Loaded, Source
 from ..model import FireRequest, HookSpec
+from ..racy import is_racy
 from ..settings import Settings
 
 log = structlog.get_logger("hookd.registry")
-RACY_WINDOW_S = 2.0
 Signature = tuple[int, int, int, int]
 
 
@@ -43,6 +43,7 @@ class SourceState:
     loaded: Loaded = field(default_factory=Loaded)
     error: str | None = None
     loads: int = 0
+    read_at_ns: int = 0
 
 
 class Registry:
@@ -54,6 +55,7 @@ class Registry:
         self._states: dict[tuple[str, str], SourceState] = {}
         self._sources_cache: dict[tuple[str, tuple[str, ...]], list[Source]] = {}
         self._dir_counts: dict[tuple[str, str], int] = {}
+        self._index: dict[str, list[Source]] | None = None
         """Hooks per hook directory, kept by ``rescan``/``refresh`` for ``summary``."""
 
     # roots -------------------------------------------------------------------------
@@ -66,11 +68,16 @@ class Registry:
         new = [root for root in roots if root not in self._roots]
         for root in new:
             self._roots[root] = None
+        if new:
+            self._index = None
         return bool(new)
 
     def remove_roots(self, roots: Iterable[str]) -> bool:
-        removed = [root for root in roots if self._roots.pop(root, 0) is None]
+        removed = [root for root in roots if root in self._roots]
+        for root in removed:
+            del self._roots[root]
         if removed:
+            self._index = None
             keep = {s.path for s in self.all_sources()}
             self._states = {k: v for k, v in self._states.items() if k[1] in keep}
         return bool(removed)
@@ -116,12 +123,17 @@ class Registry:
     def _fresh(self, source: Source) -> SourceState:
         state = self._state(source)
         signature = _signature(source.path)
-        if signature is not None and signature == state.signature and not _racy(signature):
+        if (
+            signature is not None
+            and signature == state.signature
+            and not is_racy(max(signature[0], signature[1]), state.read_at_ns)
+        ):
             return state
         return self._reload(state, signature)
 
     def _reload(self, state: SourceState, signature: Signature | None) -> SourceState:
         state.signature = signature
+        state.read_at_ns = time.time_ns()
         if signature is None:
             state.loaded, state.error = Loaded(), None
             return state
@@ -138,21 +150,38 @@ class Registry:
         return state
 
     def refresh(self, changed_paths: Iterable[str]) -> int:
-        """Re-read the sources a watcher batch may have touched; returns how many."""
-        changed = [os.path.normpath(p) for p in changed_paths]
-        count = 0
-        for source in self.all_sources():
-            path = source.path
-            parent = os.path.dirname(path)
-            if not any(c in (path, parent) or path.startswith(c + os.sep) for c in changed):
-                continue
-            count += 1
+        """Re-read the sources a watcher batch may have touched; returns how many.
+
+        A changed path matters when it is a source or one of its ancestors (a folder
+        created, deleted or renamed); one dict lookup each, so a build writing thousands
+        of files into a workspace root costs next to nothing.
+        """
+        index = self._ancestor_index()
+        touched: dict[tuple[str, str], Source] = {}
+        for changed in changed_paths:
+            for source in index.get(os.path.normpath(changed), ()):
+                touched[(source.dialect.value, source.path)] = source
+        for source in touched.values():
             if source.kind == "hookdir":
                 self._count_dir(source)
             else:
-                state = self._state(source)
-                self._reload(state, _signature(path))
-        return count
+                self._reload(self._state(source), _signature(source.path))
+        return len(touched)
+
+    def _ancestor_index(self) -> dict[str, list[Source]]:
+        """Each source under its own path and every ancestor path, for ``refresh``."""
+        if self._index is None:
+            index: dict[str, list[Source]] = {}
+            for source in self.all_sources():
+                path = source.path
+                while True:
+                    index.setdefault(path, []).append(source)
+                    parent = os.path.dirname(path)
+                    if parent == path:
+                        break
+                    path = parent
+            self._index = index
+        return self._index
 
     def rescan(self) -> int:
         """Bring every source of every known root up to date; how many settings changed."""
@@ -261,11 +290,6 @@ def _signature(path: str) -> Signature | None:
     except OSError:
         return None
     return (info.st_mtime_ns, info.st_ctime_ns, info.st_size, info.st_ino)
-
-
-def _racy(signature: Signature) -> bool:
-    newest = max(signature[0], signature[1]) / 1e9
-    return time.time() - newest < RACY_WINDOW_S
 
 
 def _existing_ancestor(path: str) -> str | None:

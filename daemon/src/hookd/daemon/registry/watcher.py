@@ -89,6 +89,8 @@ class Watcher:
                 self.batches += 1
                 paths = {path for _change, path in changes}
                 refreshed = self.registry.refresh(paths)
+                if not refreshed:
+                    continue  # nothing hookd reads changed (e.g. a build in a root)
                 log.debug("sources_changed", paths=len(paths), refreshed=refreshed)
                 if self.registry.watch_targets() != self.targets:
                     return  # a directory appeared or vanished: restart the watch

@@ -2,17 +2,22 @@
 
 * Messages are read as they arrive and each request runs in its own task, so a slow
   ``fire`` never holds up a ``status`` on the same connection; responses are matched by
-  id (JSON-RPC allows any order).
-* ``$/cancelRequest {id}`` cancels that request's scope: its hooks' process groups are
-  killed and it is answered with -32800 (LSP's RequestCancelled).
+  id (JSON-RPC allows any order). At most ``max_in_flight_per_connection`` requests (batch
+  elements count one each) run at once; the rest are answered "busy" at once.
+* ``$/cancelRequest {id}`` cancels that request: its hooks' process groups are killed and
+  it is answered -32800 (LSP's RequestCancelled).
 * A client that goes away cancels everything it started. A half-close (the client shut
   down its write side but still reads) is not a disconnect: replies still go out.
-* A batch is answered as a batch; each element gets its own result or error.
-* Outgoing messages go through one writer task and a bounded queue.
+* Outgoing messages go through one writer task and a bounded queue. Replies wait for room
+  (so a client that floods us without reading is slowed down, not buffered without
+  bound); progress is best effort and never holds up a fire; a client that stops reading
+  for ``WRITE_STALL_S`` is disconnected, which cancels its work.
 """
 
 from __future__ import annotations
 
+import contextlib
+import itertools
 import json
 import select
 from typing import TYPE_CHECKING, Any
@@ -44,7 +49,21 @@ if TYPE_CHECKING:
     from ..app import Daemon
 
 log = structlog.get_logger("hookd.connection")
-_OUTBOX_SIZE = 1024
+OUTBOX_SIZE = 1024
+WRITE_STALL_S = 30.0
+"""A client that accepts no bytes for this long is considered gone."""
+
+
+class _Request:
+    """One request in flight: its id (absent for notifications) and its cancel scope."""
+
+    __slots__ = ("has_id", "request_id", "scope", "why")
+
+    def __init__(self, message: dict[str, Any]) -> None:
+        self.has_id = "id" in message
+        self.request_id = message.get("id")
+        self.scope = trio.CancelScope()
+        self.why = REQUEST_CANCELLED
 
 
 class Connection:
@@ -55,14 +74,14 @@ class Connection:
         self.daemon = daemon
         self.peer_uid = peer_uid
         self.decoder = MessageDecoder(daemon.settings.max_message_bytes)
-        self._outbox_send, self._outbox_receive = trio.open_memory_channel[bytes](_OUTBOX_SIZE)
-        self._scopes: dict[Any, tuple[trio.CancelScope, list[int]]] = {}
+        self._outbox_send, self._outbox_receive = trio.open_memory_channel[bytes](OUTBOX_SIZE)
+        self._requests: dict[int, _Request] = {}
+        self._serials = itertools.count()
         self._in_flight = 0
-        self._idle = trio.Event()
-        self._idle.set()
+        self._closing = False
+        self._changed = trio.Event()
         self._writer_done = trio.Event()
-        self._flushed = trio.Event()
-        self._flushed.set()
+        self.dropped_progress = 0
 
     # lifecycle ---------------------------------------------------------------------
     async def serve(self) -> None:
@@ -92,7 +111,7 @@ class Connection:
                 return
             try:
                 for body in self.decoder.feed(data):
-                    self._handle(body, nursery)
+                    await self._handle(body, nursery)
             except FramingError as exc:
                 code = MESSAGE_TOO_LARGE if exc.recoverable else INVALID_REQUEST
                 await self.send(error(None, code, str(exc)))
@@ -103,7 +122,7 @@ class Connection:
         """Read side closed: finish in-flight work unless the peer is gone altogether."""
         while self._in_flight and not self._peer_hung_up():
             with trio.move_on_after(0.05):
-                await self._idle.wait()
+                await self._wait_change()
 
     def _peer_hung_up(self) -> bool:
         poller = select.poll()
@@ -113,34 +132,46 @@ class Connection:
     async def _writer(self) -> None:
         try:
             async for data in self._outbox_receive:
-                try:
-                    await self.stream.send_all(data)
-                except (trio.BrokenResourceError, trio.ClosedResourceError):
-                    self._nursery.cancel_scope.cancel()  # the client is gone: cancel its work
+                with trio.move_on_after(WRITE_STALL_S) as stall:
+                    try:
+                        await self.stream.send_all(data)
+                    except (trio.BrokenResourceError, trio.ClosedResourceError):
+                        self._nursery.cancel_scope.cancel()  # the client is gone
+                        return
+                if stall.cancelled_caught:
+                    log.warning("client_stopped_reading", stalled_s=WRITE_STALL_S)
+                    self._nursery.cancel_scope.cancel()
                     return
-                if not self._outbox_receive.statistics().current_buffer_used:
-                    self._flushed.set()
+                self._signal_change()
         finally:
             self._writer_done.set()
-            self._flushed.set()
+            self._signal_change()
 
+    # sending -----------------------------------------------------------------------
     async def send(self, message: Any) -> None:
-        framing = self.decoder.framing or Framing.NDJSON
-        self._flushed = trio.Event()
-        try:
-            await self._outbox_send.send(encode(dumps(message), framing))
-        except trio.ClosedResourceError:
-            self._flushed.set()  # closing: the peer is gone or stopped reading
+        """Queue a reply, waiting for room (backpressure on a client that does not read)."""
+        with contextlib.suppress(trio.ClosedResourceError):  # closing: the peer is gone
+            await self._outbox_send.send(self._frame(message))
 
-    async def notify(self, method: str, params: dict[str, Any]) -> None:
-        await self.send(notification(method, params))
+    def send_progress(self, method: str, params: dict[str, Any]) -> None:
+        """Queue a notification if there is room; drop it otherwise (progress is best
+        effort and must never hold up a fire)."""
+        try:
+            self._outbox_send.send_nowait(self._frame(notification(method, params)))
+        except trio.WouldBlock:
+            self.dropped_progress += 1
+        except trio.ClosedResourceError:
+            pass
+
+    def _frame(self, message: Any) -> bytes:
+        return encode(dumps(message), self.decoder.framing or Framing.NDJSON)
 
     # dispatch ----------------------------------------------------------------------
-    def _handle(self, body: bytes, nursery: trio.Nursery) -> None:
+    async def _handle(self, body: bytes, nursery: trio.Nursery) -> None:
         try:
             message = json.loads(body)
         except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
-            nursery.start_soon(self.send, error(None, PARSE_ERROR, "Parse error", str(exc)))
+            await self.send(error(None, PARSE_ERROR, "Parse error", str(exc)))
             return
         if isinstance(message, dict):
             if message.get("method") == CANCEL_REQUEST:
@@ -148,31 +179,48 @@ class Connection:
                 return
             if "method" not in message and ("result" in message or "error" in message):
                 return  # a response to a server request: we send none yet
-        if self._in_flight >= self.daemon.settings.max_in_flight_per_connection:
-            if isinstance(message, list) or (isinstance(message, dict) and "id" in message):
-                rid = message.get("id") if isinstance(message, dict) else None
-                busy = error(
-                    rid,
-                    BUSY,
-                    "Too many requests in flight on this connection",
-                    "wait for earlier replies or open another connection",
-                )
-                nursery.start_soon(self.send, busy)
+        count = len(message) if isinstance(message, list) else 1
+        refusal = self._refusal(count)
+        if refusal is not None:
+            await self._refuse(message, *refusal)
             return
         # Counted now, not when the task starts: a request that arrives together with
         # the client's EOF must still be answered.
-        self._in_flight += 1
-        self._idle = trio.Event()
+        self._in_flight += count
         handler = self._batch if isinstance(message, list) else self._single
-        nursery.start_soon(self._tracked, handler, message)
+        nursery.start_soon(self._tracked, handler, message, count)
 
-    async def _tracked(self, handler: Any, message: Any) -> None:
+    def _refusal(self, count: int) -> tuple[int, str, str] | None:
+        if self._closing:
+            return SERVER_CANCELLED, "Server shutting down", "hookd is stopping"
+        limit = self.daemon.settings.max_in_flight_per_connection
+        if count and self._in_flight + count > limit:
+            return (
+                BUSY,
+                "Too many requests in flight on this connection",
+                f"at most {limit} at once (batch elements count one each); wait for "
+                "earlier replies or open another connection",
+            )
+        return None
+
+    async def _refuse(self, message: Any, code: int, text: str, data: str) -> None:
+        if isinstance(message, list):
+            replies = [
+                error(m.get("id"), code, text, data)
+                for m in message
+                if isinstance(m, dict) and "id" in m
+            ]
+            if replies:
+                await self.send(replies)
+        elif isinstance(message, dict) and "id" in message:
+            await self.send(error(message["id"], code, text, data))
+
+    async def _tracked(self, handler: Any, message: Any, count: int) -> None:
         try:
             await handler(message)
         finally:
-            self._in_flight -= 1
-            if not self._in_flight:
-                self._idle.set()
+            self._in_flight -= count
+            self._signal_change()
 
     async def _single(self, message: Any) -> None:
         response = await self._answer(message)
@@ -205,36 +253,44 @@ class Connection:
         if message["method"] == CANCEL_REQUEST:  # inside a batch
             self._cancel(message)
             return None
-        has_id = "id" in message
-        rid = message.get("id")
-        scope = trio.CancelScope()
-        why = [REQUEST_CANCELLED]
-        if has_id:
-            self._scopes[rid] = (scope, why)
+        request = _Request(message)
+        serial = next(self._serials)
+        self._requests[serial] = request
         try:
-            with scope:
-                return await dispatch_request(self.daemon.methods, _Context(self, rid), message)
-            if not has_id:
+            with request.scope:
+                context = _Context(self, request.request_id)
+                return await dispatch_request(self.daemon.methods, context, message)
+            if not request.has_id:
                 return None
-            label = "Request cancelled" if why[0] == REQUEST_CANCELLED else "Server shutting down"
-            return error(rid, why[0], label)
+            label = (
+                "Request cancelled" if request.why == REQUEST_CANCELLED else "Server shutting down"
+            )
+            return error(request.request_id, request.why, label)
         finally:
-            if self._scopes.get(rid, (None,))[0] is scope:
-                del self._scopes[rid]
+            del self._requests[serial]
 
     def _cancel(self, message: dict[str, Any]) -> None:
         params = message.get("params")
         target = params.get("id") if isinstance(params, dict) else None
-        entry = self._scopes.get(target)
-        if entry is not None:
-            entry[1][0] = REQUEST_CANCELLED
-            entry[0].cancel()
+        for request in self._requests.values():
+            if request.has_id and request.request_id == target:
+                request.why = REQUEST_CANCELLED
+                request.scope.cancel()
 
     def cancel_all(self) -> None:
-        """Daemon shutdown: every in-flight request is cancelled and answered -32802."""
-        for scope, why in self._scopes.values():
-            why[0] = SERVER_CANCELLED
-            scope.cancel()
+        """Daemon shutdown: refuse new requests; cancel every running one (-32802)."""
+        self._closing = True
+        for request in self._requests.values():
+            request.why = SERVER_CANCELLED
+            request.scope.cancel()
+
+    # waiting -----------------------------------------------------------------------
+    def _signal_change(self) -> None:
+        self._changed.set()
+        self._changed = trio.Event()
+
+    async def _wait_change(self) -> None:
+        await self._changed.wait()
 
     @property
     def in_flight(self) -> int:
@@ -242,9 +298,12 @@ class Connection:
 
     async def wait_idle(self) -> None:
         """Until no request is in flight and every queued reply reached the socket."""
-        while self._in_flight:
-            await self._idle.wait()
-        await self._flushed.wait()
+        while True:
+            changed = self._changed
+            queued = self._outbox_receive.statistics().current_buffer_used
+            if not self._in_flight and (not queued or self._writer_done.is_set()):
+                return
+            await changed.wait()
 
 
 class _Context:

@@ -45,7 +45,7 @@ async def fire_method(
         connection = ctx.connection
 
         async def notify(value: dict[str, Any]) -> None:
-            await connection.notify(PROGRESS, {"token": workDoneToken, "value": value})
+            connection.send_progress(PROGRESS, {"token": workDoneToken, "value": value})
 
     result = await fire(
         request,

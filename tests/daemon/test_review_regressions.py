@@ -1,0 +1,171 @@
+"""Regressions for defects found in review: each test names the failure it prevents."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import trio
+
+from hookd.client import Client
+from hookd.daemon.racy import is_racy
+from hookd.daemon.registry.registry import Registry
+from hookd_testing import Gate, RpcClient, claude_settings, command, fire_in_flight, write_json
+
+
+async def test_fifo_settings_file_cannot_wedge_the_daemon(rpc, workspace) -> None:
+    """A FIFO where a settings file belongs is refused at once, never opened blocking."""
+    (workspace / ".claude").mkdir()
+    os.mkfifo(workspace / ".claude" / "settings.json")
+
+    with trio.fail_after(10):
+        result = await rpc.fire("claude", "Stop", [str(workspace)], {})
+
+    assert result["hooks"] == []
+    assert "not a regular file" in result["warnings"][0]
+    assert "pid" in await rpc.call("status")
+
+
+async def test_settings_symlink_to_dev_zero_is_refused(rpc, workspace) -> None:
+    """A symlink to /dev/zero is not read (it would never end)."""
+    (workspace / ".claude").mkdir()
+    os.symlink("/dev/zero", workspace / ".claude" / "settings.json")
+
+    with trio.fail_after(10):
+        result = await rpc.fire("claude", "Stop", [str(workspace)], {})
+
+    assert "not a regular file" in result["warnings"][0]
+
+
+async def test_batch_elements_count_against_the_in_flight_cap(rpc, daemon) -> None:
+    """A batch larger than the per-connection cap is refused element by element."""
+    limit = daemon.settings.max_in_flight_per_connection
+    await rpc.send([{"jsonrpc": "2.0", "id": i, "method": "status"} for i in range(limit + 1)])
+    refused = await rpc.recv()
+    await rpc.send([{"jsonrpc": "2.0", "id": i, "method": "status"} for i in range(3)])
+    accepted = await rpc.recv()
+
+    assert len(refused) == limit + 1
+    assert {r["error"]["code"] for r in refused} == {1002}
+    assert all("result" in r for r in accepted)
+
+
+async def test_cancel_reaches_every_request_with_that_id(rpc, workspace) -> None:
+    """Two in-flight requests sharing an id are both cancelled (none is lost)."""
+    gate = Gate(workspace / "gate")
+    write_json(
+        workspace / ".claude" / "settings.json", claude_settings("Stop", command(gate.wait_command))
+    )
+    params = {"agent": "claude", "event": "Stop", "workspaceRoots": [str(workspace)]}
+    for _ in range(2):
+        await rpc.send({"jsonrpc": "2.0", "id": 7, "method": "fire", "params": params})
+    watcher = await RpcClient.connect(rpc.stream.socket.getpeername())
+    await fire_in_flight(watcher)
+
+    await rpc.send({"jsonrpc": "2.0", "method": "$/cancelRequest", "params": {"id": 7}})
+    replies = [await rpc.recv(), await rpc.recv()]
+
+    assert [r["error"]["code"] for r in replies] == [-32800, -32800]
+    await watcher.aclose()
+
+
+async def test_requests_after_shutdown_began_are_answered(settings, workspace) -> None:
+    """Once shutdown starts, new requests get -32802 instead of silently running."""
+    from hookd.daemon.app import serve
+
+    async with trio.open_nursery() as nursery:
+        daemon = await nursery.start(serve, settings)
+        client = await RpcClient.connect(settings.socket_path)
+        await client.call("status")
+        for connection in daemon.connections:
+            connection.cancel_all()  # what shutdown does first
+
+        request_id = await client.start("status")
+        reply = await client.recv_response(request_id)
+
+        assert reply["error"]["code"] == -32802
+        await client.aclose()
+        daemon.request_shutdown("test over")
+
+
+async def test_client_accepts_results_larger_than_the_request_limit(daemon, workspace) -> None:
+    """Large hook output (capped per hook) still reaches the client; no framing crash."""
+    big = "python3 -c \"print('x' * 2_000_000)\" # {}"
+    write_json(workspace / ".claude" / "settings.json",
+               claude_settings("UserPromptSubmit", *[command(big.format(i)) for i in range(3)]))  # fmt: skip
+
+    def fire() -> dict:
+        with Client(daemon.socket) as client:
+            return client.fire("claude", "UserPromptSubmit", [str(workspace)], {"prompt": "p"})
+
+    result = await trio.to_thread.run_sync(fire)
+
+    assert len(result["context"]) > daemon.settings.max_message_bytes // 2
+    assert all(h["stdoutTruncated"] for h in result["hooks"])
+
+
+def test_refresh_ignores_files_no_hook_source_lives_under(tmp_path, settings) -> None:
+    """A build writing into a root does not touch the registry; a settings write does."""
+    root = tmp_path / "root"
+    root.mkdir()
+    registry = Registry(settings)
+    registry.add_roots([str(root)])
+    registry.rescan()
+    settings_file = write_json(
+        root / ".claude" / "settings.json", claude_settings("Stop", command("x"))
+    )
+
+    assert registry.refresh([str(root / "build" / "a.o"), str(root / "README")]) == 0
+    assert registry.refresh([str(settings_file)]) == 1
+    assert registry.refresh([str(root / ".claude")]) >= 1
+    assert registry.summary()["hooks"]["total"] == 1
+
+
+def test_racy_rule() -> None:
+    """Content read a tick after the last write is trusted; read in the same tick, not."""
+    second = 1_000_000_000
+
+    assert not is_racy(mtime_ns=100 * second + 5, read_at_ns=100 * second + 50_000_005)
+    assert is_racy(mtime_ns=100 * second + 5, read_at_ns=100 * second + 10_000_005)
+    assert is_racy(mtime_ns=100 * second, read_at_ns=101 * second + 500_000_000)
+
+
+async def test_post_tool_use_exit_2_feedback_is_in_native(rpc, workspace) -> None:
+    """PostToolUse exit 2 (feedback for Claude) appears in native as decision: block."""
+    write_json(workspace / ".claude" / "settings.json",
+               claude_settings("PostToolUse", command("echo 'lint failed' >&2; exit 2")))  # fmt: skip
+
+    result = await rpc.fire("claude", "PostToolUse", [str(workspace)], {"tool_name": "Edit"})
+
+    assert result["blocked"] is False
+    assert result["native"] == {"decision": "block", "reason": "lint failed"}
+
+
+async def test_ask_is_explained_only_by_the_asking_hook(rpc, workspace) -> None:
+    """allow + ask: the reason is the asking hook's, not both joined."""
+
+    def decide(value: str, why: str) -> dict:
+        out = {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": value,
+                                      "permissionDecisionReason": why}}  # fmt: skip
+        return command(f"echo '{json.dumps(out)}'")
+
+    write_json(workspace / ".claude" / "settings.json",
+               claude_settings("PreToolUse", decide("allow", "ok by A"), decide("ask", "B wants a human")))  # fmt: skip
+
+    result = await rpc.fire("claude", "PreToolUse", [str(workspace)], {"tool_name": "Bash"})
+
+    assert result["decision"] == "ask"
+    assert result["reason"] == "B wants a human"
+
+
+async def test_managed_disable_all_hooks_false_wins(rpc, workspace, settings) -> None:
+    """disableAllHooks: the value left after precedence counts; managed false beats user true."""
+    write_json(Path(settings.home) / ".claude" / "settings.json",
+               {**claude_settings("Stop", command("echo user")), "disableAllHooks": True})  # fmt: skip
+    write_json(Path(settings.system_root) / "etc" / "claude-code" / "managed-settings.json",
+               {"disableAllHooks": False})  # fmt: skip
+
+    result = await rpc.fire("claude", "Stop", [str(workspace)], {})
+
+    assert [h["layer"] for h in result["hooks"]] == ["user"]
