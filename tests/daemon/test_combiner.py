@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hookd.daemon.combine_policy import CombinePolicy
@@ -34,6 +34,7 @@ def reports(items: list[Verdict]) -> list[HookReport]:
     ]
 
 
+@settings(deadline=None)  # no timing in tests: this machine is shared and noisy
 @given(st.lists(verdicts, max_size=8))
 def test_any_block_blocks_and_decision_is_the_strongest(items: list[Verdict]) -> None:
     """Blocked iff some hook blocks; the decision is the max by deny>defer>ask>allow."""
@@ -48,6 +49,7 @@ def test_any_block_blocks_and_decision_is_the_strongest(items: list[Verdict]) ->
     assert combined["continue"] == all(v.continue_ for v in items)
 
 
+@settings(deadline=None)  # no timing in tests: this machine is shared and noisy
 @given(st.lists(verdicts, max_size=8), st.randoms())
 def test_result_does_not_depend_on_finish_order(items: list[Verdict], random) -> None:
     """Reports arrive in finish order; the combined texts follow declaration order."""

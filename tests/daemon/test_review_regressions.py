@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from functools import partial
 from pathlib import Path
 
 import trio
@@ -11,7 +12,15 @@ import trio
 from hookd.client import Client
 from hookd.daemon.racy import is_racy
 from hookd.daemon.registry.registry import Registry
-from hookd_testing import Gate, RpcClient, claude_settings, command, fire_in_flight, write_json
+from hookd_testing import (
+    Gate,
+    RpcClient,
+    claude_settings,
+    command,
+    fire_in_flight,
+    wait_until,
+    write_json,
+)
 
 
 async def test_fifo_settings_file_cannot_wedge_the_daemon(rpc, workspace) -> None:
@@ -169,3 +178,67 @@ async def test_managed_disable_all_hooks_false_wins(rpc, workspace, settings) ->
     result = await rpc.fire("claude", "Stop", [str(workspace)], {})
 
     assert [h["layer"] for h in result["hooks"]] == ["user"]
+
+
+async def test_surrogate_id_and_nul_root_cannot_hurt_the_daemon(rpc) -> None:
+    """A lone surrogate in an id is echoed safely; a NUL byte in a root is refused."""
+    await rpc.send_raw(b'{"jsonrpc":"2.0","id":"\\udcff","method":"status"}\n')
+    echoed = await rpc.recv()
+    refused = await rpc.recv_response(await rpc.start("roots/add", {"roots": ["/a\u0000b"]}))
+
+    assert echoed["id"] == "\udcff"
+    assert "pid" in echoed["result"]
+    assert refused["error"]["code"] == -32602
+    assert "pid" in await rpc.call("status")
+
+
+async def test_pipelining_client_that_reads_only_at_the_end_gets_every_reply(daemon) -> None:
+    """Writing 6,000 requests before reading one reply neither deadlocks nor loses any."""
+    client = await daemon.connect()
+    count = 6_000
+    batch = b"".join(
+        b'{"jsonrpc":"2.0","id":%d,"method":"rpc.discover"}\n' % i if i % 100 == 0
+        else b'{"jsonrpc":"2.0","id":%d,"method":"status"}\n' % i
+        for i in range(count)
+    )  # fmt: skip
+    with trio.fail_after(120):
+        await client.send_raw(batch)
+        ids = {(await client.recv())["id"] for _ in range(count)}
+
+    assert ids == set(range(count))
+    await client.aclose()
+
+
+async def test_cancel_in_the_same_packet_as_its_request(rpc, workspace) -> None:
+    """A fire and its $/cancelRequest in one write: the cancel is not lost; ids keep types."""
+    gate = Gate(workspace / "gate")
+    write_json(
+        workspace / ".claude" / "settings.json", claude_settings("Stop", command(gate.wait_command))
+    )
+    params = {"agent": "claude", "event": "Stop", "workspaceRoots": [str(workspace)]}
+    fire = {"jsonrpc": "2.0", "id": 1, "method": "fire", "params": params}
+    wrong = {"jsonrpc": "2.0", "method": "$/cancelRequest", "params": {"id": True}}
+    right = {"jsonrpc": "2.0", "method": "$/cancelRequest", "params": {"id": 1}}
+
+    with trio.fail_after(30):
+        await rpc.send_raw(b"".join(json.dumps(m).encode() + b"\n" for m in (fire, wrong, right)))
+        reply = await rpc.recv()
+
+    assert reply["id"] == 1
+    assert reply["error"]["code"] == -32800
+
+
+async def test_status_follows_files_added_to_a_hook_folder(rpc, workspace) -> None:
+    """Adding or removing a file in an existing hook folder updates status via the watcher."""
+    folder = workspace / ".cline" / "hooks"
+    folder.mkdir(parents=True)
+    await rpc.call("roots/add", {"roots": [str(workspace)]})
+
+    async def sdk_hooks(expected: int) -> bool:
+        status = await rpc.call("status")
+        return status["hooks"]["byDialect"].get("cline-sdk", 0) == expected
+
+    (folder / "PreToolUse.sh").write_text("echo '{}'\n")
+    await wait_until(partial(sdk_hooks, 1))
+    (folder / "PreToolUse.sh").unlink()
+    await wait_until(partial(sdk_hooks, 0))

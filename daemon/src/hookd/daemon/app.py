@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import errno
 import os
-import resource
 import signal
 import socket
 import time
@@ -151,8 +150,9 @@ async def _stop(daemon: Daemon, bound: BoundSocket, connections: trio.Nursery) -
     for connection in list(daemon.connections):
         connection.cancel_all()
     with trio.move_on_after(SHUTDOWN_GRACE_S):
-        for connection in list(daemon.connections):
-            await connection.wait_idle()  # each cancelled request has been answered
+        async with trio.open_nursery() as waiting:
+            for connection in list(daemon.connections):
+                waiting.start_soon(connection.wait_idle)  # answers written, or client stuck
     connections.cancel_scope.cancel()
 
 
@@ -190,21 +190,9 @@ def _sd_notify(state: str) -> None:
         log.warning("sd_notify_failed", state=state, error=str(exc))
 
 
-def raise_fd_limit() -> None:
-    """Every hook costs three pipes: lift the soft fd limit to the hard one (as watchman)."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if hard == resource.RLIM_INFINITY or soft < hard:
-        target = hard if hard != resource.RLIM_INFINITY else max(soft, 65536)
-        try:
-            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
-        except (ValueError, OSError) as exc:
-            log.warning("fd_limit_unchanged", soft=soft, hard=hard, error=str(exc))
-
-
 def run(settings: Settings) -> None:
     """Blocking entry point for ``hookd serve``."""
     configure_logging(settings.log_level, settings.log_json)
-    raise_fd_limit()
     try:
         trio.run(serve_until_signalled, settings)
     except BaseExceptionGroup as group:

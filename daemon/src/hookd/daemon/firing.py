@@ -46,18 +46,14 @@ def parse_fire(params: Mapping[str, Any], settings: Settings) -> FireRequest:
             f"{raw_event!r} is not a {agent} event; known events: {', '.join(module.EVENTS)}"
         )
     roots = params.get("workspaceRoots", [])
-    if not isinstance(roots, list) or not all(
-        isinstance(r, str) and os.path.isabs(r) for r in roots
-    ):
-        raise InvalidFire('"workspaceRoots" must be a list of absolute paths')
+    if not isinstance(roots, list) or not all(is_usable_path(r) for r in roots):
+        raise InvalidFire('"workspaceRoots" must be a list of absolute paths (no NUL bytes)')
     payload = params.get("payload", {})
     if not isinstance(payload, dict):
         raise InvalidFire('"payload" must be a JSON object (the event as the agent sends it)')
     env = params.get("env", {})
-    if not isinstance(env, dict) or not all(
-        isinstance(k, str) and isinstance(v, str) for k, v in env.items()
-    ):
-        raise InvalidFire('"env" must be an object of string values')
+    if not isinstance(env, dict) or not all(_env_entry_ok(k, v) for k, v in env.items()):
+        raise InvalidFire('"env" must map variable names (no "=", no NUL) to strings (no NUL)')
     return FireRequest(
         dialect=Dialect(agent),
         event=event,
@@ -67,6 +63,22 @@ def parse_fire(params: Mapping[str, Any], settings: Settings) -> FireRequest:
         timeout_s=_positive_ms(params, "timeoutMs"),
         slow_threshold_s=_positive_ms(params, "slowThresholdMs")
         or settings.slow_threshold_ms / 1000,
+    )
+
+
+def is_usable_path(value: object) -> bool:
+    """An absolute path the OS can take (NUL bytes cannot be passed to any syscall)."""
+    return isinstance(value, str) and os.path.isabs(value) and "\0" not in value
+
+
+def _env_entry_ok(key: object, value: object) -> bool:
+    return (
+        isinstance(key, str)
+        and bool(key)
+        and "=" not in key
+        and "\0" not in key
+        and isinstance(value, str)
+        and "\0" not in value
     )
 
 

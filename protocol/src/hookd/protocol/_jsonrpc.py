@@ -11,8 +11,12 @@ RequestId = int | str
 
 
 def dumps(message: Any) -> bytes:
-    """Serialize compactly (one line, so it is valid NDJSON too)."""
-    return json.dumps(message, separators=(",", ":"), ensure_ascii=False).encode()
+    """Serialize compactly (one line, so it is valid NDJSON too).
+
+    ASCII-only output: a lone surrogate (which JSON allows, e.g. from an undecodable file
+    name) is escaped instead of making the UTF-8 encoding fail.
+    """
+    return json.dumps(message, separators=(",", ":")).encode("ascii")
 
 
 def request(method: str, params: dict[str, Any] | None, request_id: RequestId) -> dict[str, Any]:

@@ -56,6 +56,7 @@ class Registry:
         self._sources_cache: dict[tuple[str, tuple[str, ...]], list[Source]] = {}
         self._dir_counts: dict[tuple[str, str], int] = {}
         self._index: dict[str, list[Source]] | None = None
+        self._hookdir_index: dict[str, list[Source]] | None = None
         """Hooks per hook directory, kept by ``rescan``/``refresh`` for ``summary``."""
 
     # roots -------------------------------------------------------------------------
@@ -159,7 +160,12 @@ class Registry:
         index = self._ancestor_index()
         touched: dict[tuple[str, str], Source] = {}
         for changed in changed_paths:
-            for source in index.get(os.path.normpath(changed), ()):
+            path = os.path.normpath(changed)
+            folder = os.path.dirname(path)
+            # The path is a source or an ancestor of one; or it is a file created or
+            # deleted inside a hook directory, which changes that directory.
+            candidates = [*index.get(path, ()), *self._hookdirs().get(folder, ())]
+            for source in candidates:
                 touched[(source.dialect.value, source.path)] = source
         for source in touched.values():
             if source.kind == "hookdir":
@@ -168,11 +174,20 @@ class Registry:
                 self._reload(self._state(source), _signature(source.path))
         return len(touched)
 
+    def _hookdirs(self) -> dict[str, list[Source]]:
+        """Hook-directory sources by their own path, for ``refresh``."""
+        self._ancestor_index()
+        assert self._hookdir_index is not None
+        return self._hookdir_index
+
     def _ancestor_index(self) -> dict[str, list[Source]]:
         """Each source under its own path and every ancestor path, for ``refresh``."""
         if self._index is None:
             index: dict[str, list[Source]] = {}
+            hookdirs: dict[str, list[Source]] = {}
             for source in self.all_sources():
+                if source.kind == "hookdir":
+                    hookdirs.setdefault(source.path, []).append(source)
                 path = source.path
                 while True:
                     index.setdefault(path, []).append(source)
@@ -180,7 +195,7 @@ class Registry:
                     if parent == path:
                         break
                     path = parent
-            self._index = index
+            self._index, self._hookdir_index = index, hookdirs
         return self._index
 
     def rescan(self) -> int:
@@ -287,7 +302,7 @@ class Registry:
 def _signature(path: str) -> Signature | None:
     try:
         info = os.stat(path)
-    except OSError:
+    except (OSError, ValueError):  # ValueError: a path the OS cannot take
         return None
     return (info.st_mtime_ns, info.st_ctime_ns, info.st_size, info.st_ino)
 

@@ -1,17 +1,19 @@
 """One client connection: framing, dispatch, batches, cancellation and disconnects.
 
 * Messages are read as they arrive and each request runs in its own task, so a slow
-  ``fire`` never holds up a ``status`` on the same connection; responses are matched by
-  id (JSON-RPC allows any order). At most ``max_in_flight_per_connection`` requests (batch
-  elements count one each) run at once; the rest are answered "busy" at once.
-* ``$/cancelRequest {id}`` cancels that request: its hooks' process groups are killed and
-  it is answered -32800 (LSP's RequestCancelled).
+  ``fire`` never holds up a ``status`` on the same connection; replies are matched by id
+  (JSON-RPC allows any order). At most ``max_in_flight_per_connection`` requests (batch
+  elements count one each) run at once: past that, reading pauses until one finishes.
+* ``$/cancelRequest {id}`` cancels the request(s) with that id, even one that arrived in
+  the same packet: hooks' process groups are killed, and the answer is -32800.
 * A client that goes away cancels everything it started. A half-close (the client shut
-  down its write side but still reads) is not a disconnect: replies still go out.
-* Outgoing messages go through one writer task and a bounded queue. Replies wait for room
-  (so a client that floods us without reading is slowed down, not buffered without
-  bound); progress is best effort and never holds up a fire; a client that stops reading
-  for ``WRITE_STALL_S`` is disconnected, which cancels its work.
+  down its write side but still reads) is not a disconnect: every reply still goes out.
+* Nothing the reader does waits for the client to read: output is queued without a frame
+  limit but with a byte limit (``MAX_UNSENT_BYTES``); a client that lets more pile up is
+  disconnected, with a log line saying why. Progress is best effort: dropped while more
+  than ``PROGRESS_HIGH_WATER`` bytes are unsent, so it never holds up a fire. A client
+  that accepts no bytes at all for ``WRITE_STALL_S`` is considered gone.
+* Any error in this connection's own code is logged and ends this connection only.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import json
+import math
 import select
 from typing import TYPE_CHECKING, Any
 
@@ -49,13 +52,19 @@ if TYPE_CHECKING:
     from ..app import Daemon
 
 log = structlog.get_logger("hookd.connection")
-OUTBOX_SIZE = 1024
+MAX_UNSENT_BYTES = 64 * 1024 * 1024
+PROGRESS_HIGH_WATER = 1024 * 1024
 WRITE_STALL_S = 30.0
-"""A client that accepts no bytes for this long is considered gone."""
+WRITE_CHUNK = 64 * 1024
+
+
+def same_id(a: object, b: object) -> bool:
+    """JSON-RPC ids match only with the same type (``1`` is not ``true`` nor ``"1"``)."""
+    return type(a) is type(b) and a == b
 
 
 class _Request:
-    """One request in flight: its id (absent for notifications) and its cancel scope."""
+    """One request admitted for execution: its id and its cancel scope."""
 
     __slots__ = ("has_id", "request_id", "scope", "why")
 
@@ -64,6 +73,10 @@ class _Request:
         self.request_id = message.get("id")
         self.scope = trio.CancelScope()
         self.why = REQUEST_CANCELLED
+
+    def cancel(self, why: int) -> None:
+        self.why = why
+        self.scope.cancel()
 
 
 class Connection:
@@ -74,7 +87,10 @@ class Connection:
         self.daemon = daemon
         self.peer_uid = peer_uid
         self.decoder = MessageDecoder(daemon.settings.max_message_bytes)
-        self._outbox_send, self._outbox_receive = trio.open_memory_channel[bytes](OUTBOX_SIZE)
+        self._outbox_send, self._outbox_receive = trio.open_memory_channel[bytes](math.inf)
+        self._unsent_bytes = 0
+        self._unsent_frames = 0
+        self._last_progress = trio.current_time()
         self._requests: dict[int, _Request] = {}
         self._serials = itertools.count()
         self._in_flight = 0
@@ -85,6 +101,7 @@ class Connection:
 
     # lifecycle ---------------------------------------------------------------------
     async def serve(self) -> None:
+        """Run the connection; never lets an error of its own reach the daemon."""
         self.daemon.connections.add(self)
         try:
             async with trio.open_nursery() as nursery:
@@ -93,9 +110,10 @@ class Connection:
                 await self._read_loop(nursery)
                 await self._after_eof()
                 self._outbox_send.close()  # the writer sends what is queued, then ends
-                with trio.move_on_after(1.0):  # a peer that no longer reads gets 1 s
-                    await self._writer_done.wait()
+                await self._writer_done.wait()
                 nursery.cancel_scope.cancel()
+        except Exception:  # a bug in this connection must not stop the daemon
+            log.exception("connection_failed", peer_uid=self.peer_uid)
         finally:
             self.daemon.connections.discard(self)
             with trio.CancelScope(shield=True):
@@ -114,7 +132,7 @@ class Connection:
                     await self._handle(body, nursery)
             except FramingError as exc:
                 code = MESSAGE_TOO_LARGE if exc.recoverable else INVALID_REQUEST
-                await self.send(error(None, code, str(exc)))
+                self.send(error(None, code, str(exc)))
                 if not exc.recoverable:
                     return
 
@@ -122,46 +140,65 @@ class Connection:
         """Read side closed: finish in-flight work unless the peer is gone altogether."""
         while self._in_flight and not self._peer_hung_up():
             with trio.move_on_after(0.05):
-                await self._wait_change()
+                await self._changed.wait()
 
     def _peer_hung_up(self) -> bool:
         poller = select.poll()
         poller.register(self.stream.socket.fileno(), select.POLLHUP)
         return any(event & select.POLLHUP for _fd, event in poller.poll(0))
 
+    # writing -----------------------------------------------------------------------
     async def _writer(self) -> None:
         try:
-            async for data in self._outbox_receive:
-                with trio.move_on_after(WRITE_STALL_S) as stall:
-                    try:
-                        await self.stream.send_all(data)
-                    except (trio.BrokenResourceError, trio.ClosedResourceError):
-                        self._nursery.cancel_scope.cancel()  # the client is gone
+            async for frame in self._outbox_receive:
+                for start in range(0, len(frame), WRITE_CHUNK):
+                    if not await self._write_chunk(frame[start : start + WRITE_CHUNK]):
                         return
-                if stall.cancelled_caught:
-                    log.warning("client_stopped_reading", stalled_s=WRITE_STALL_S)
-                    self._nursery.cancel_scope.cancel()
-                    return
+                self._unsent_bytes -= len(frame)
+                self._unsent_frames -= 1
                 self._signal_change()
         finally:
             self._writer_done.set()
             self._signal_change()
 
-    # sending -----------------------------------------------------------------------
-    async def send(self, message: Any) -> None:
-        """Queue a reply, waiting for room (backpressure on a client that does not read)."""
-        with contextlib.suppress(trio.ClosedResourceError):  # closing: the peer is gone
-            await self._outbox_send.send(self._frame(message))
+    async def _write_chunk(self, chunk: bytes) -> bool:
+        with trio.move_on_after(WRITE_STALL_S) as stall:
+            try:
+                await self.stream.send_all(chunk)
+            except (trio.BrokenResourceError, trio.ClosedResourceError):
+                self._nursery.cancel_scope.cancel()  # the client is gone: cancel its work
+                return False
+        if stall.cancelled_caught:
+            log.warning("client_stopped_reading", stalled_s=WRITE_STALL_S)
+            self._nursery.cancel_scope.cancel()
+            return False
+        self._last_progress = trio.current_time()
+        return True
+
+    def send(self, message: Any) -> None:
+        """Queue a reply. Never waits: a client that does not read is cut off at
+        ``MAX_UNSENT_BYTES`` of unsent output instead."""
+        frame = self._frame(message)
+        if self._unsent_bytes + len(frame) > MAX_UNSENT_BYTES:
+            log.warning("client_not_reading", unsent_bytes=self._unsent_bytes)
+            self._nursery.cancel_scope.cancel()
+            return
+        self._enqueue(frame)
 
     def send_progress(self, method: str, params: dict[str, Any]) -> None:
-        """Queue a notification if there is room; drop it otherwise (progress is best
-        effort and must never hold up a fire)."""
-        try:
-            self._outbox_send.send_nowait(self._frame(notification(method, params)))
-        except trio.WouldBlock:
+        """Queue a notification unless much is still unsent (progress is best effort)."""
+        if self._unsent_bytes > PROGRESS_HIGH_WATER:
             self.dropped_progress += 1
-        except trio.ClosedResourceError:
-            pass
+            return
+        self._enqueue(self._frame(notification(method, params)))
+
+    def _enqueue(self, frame: bytes) -> None:
+        with contextlib.suppress(trio.ClosedResourceError):  # closing: the peer is gone
+            if not self._unsent_frames:
+                self._last_progress = trio.current_time()  # the stall clock starts now
+            self._outbox_send.send_nowait(frame)
+            self._unsent_bytes += len(frame)
+            self._unsent_frames += 1
 
     def _frame(self, message: Any) -> bytes:
         return encode(dumps(message), self.decoder.framing or Framing.NDJSON)
@@ -171,7 +208,7 @@ class Connection:
         try:
             message = json.loads(body)
         except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
-            await self.send(error(None, PARSE_ERROR, "Parse error", str(exc)))
+            self.send(error(None, PARSE_ERROR, "Parse error", str(exc)))
             return
         if isinstance(message, dict):
             if message.get("method") == CANCEL_REQUEST:
@@ -179,87 +216,91 @@ class Connection:
                 return
             if "method" not in message and ("result" in message or "error" in message):
                 return  # a response to a server request: we send none yet
-        count = len(message) if isinstance(message, list) else 1
-        refusal = self._refusal(count)
-        if refusal is not None:
-            await self._refuse(message, *refusal)
-            return
-        # Counted now, not when the task starts: a request that arrives together with
-        # the client's EOF must still be answered.
-        self._in_flight += count
-        handler = self._batch if isinstance(message, list) else self._single
-        nursery.start_soon(self._tracked, handler, message, count)
-
-    def _refusal(self, count: int) -> tuple[int, str, str] | None:
-        if self._closing:
-            return SERVER_CANCELLED, "Server shutting down", "hookd is stopping"
+        items = message if isinstance(message, list) else [message]
         limit = self.daemon.settings.max_in_flight_per_connection
-        if count and self._in_flight + count > limit:
-            return (
-                BUSY,
-                "Too many requests in flight on this connection",
-                f"at most {limit} at once (batch elements count one each); wait for "
-                "earlier replies or open another connection",
-            )
-        return None
-
-    async def _refuse(self, message: Any, code: int, text: str, data: str) -> None:
-        if isinstance(message, list):
-            replies = [
-                error(m.get("id"), code, text, data)
-                for m in message
-                if isinstance(m, dict) and "id" in m
-            ]
-            if replies:
-                await self.send(replies)
-        elif isinstance(message, dict) and "id" in message:
-            await self.send(error(message["id"], code, text, data))
-
-    async def _tracked(self, handler: Any, message: Any, count: int) -> None:
-        try:
-            await handler(message)
-        finally:
-            self._in_flight -= count
-            self._signal_change()
-
-    async def _single(self, message: Any) -> None:
-        response = await self._answer(message)
-        if response is not None:
-            await self.send(response)
-
-    async def _batch(self, messages: list[Any]) -> None:
-        if not messages:
-            await self.send(error(None, INVALID_REQUEST, "Invalid request", "empty batch"))
+        if len(items) > limit:
+            self._refuse(items, BUSY, "Batch too large",
+                         f"at most {limit} requests per batch; split it")  # fmt: skip
             return
-        responses: list[dict[str, Any] | None] = [None] * len(messages)
+        while self._in_flight + len(items) > limit:  # backpressure: stop reading
+            await self._changed.wait()
+        # Admitted (and cancellable) now, before their tasks start, so that a cancel in
+        # the same packet, or a shutdown, reaches them.
+        admitted = [self._admit(item) for item in items]
+        self._in_flight += len(items)
+        if isinstance(message, list):
+            nursery.start_soon(self._batch, items, admitted)
+        else:
+            nursery.start_soon(self._single, items[0], admitted[0])
 
-        async def one(index: int, message: Any) -> None:
-            responses[index] = await self._answer(message)
-
-        async with trio.open_nursery() as nursery:
-            for index, message in enumerate(messages):
-                nursery.start_soon(one, index, message)
-        answered = [r for r in responses if r is not None]
-        if answered:
-            await self.send(answered)
-
-    async def _answer(self, message: Any) -> dict[str, Any] | None:
-        """The response to one request (None for a notification), cancellation included."""
-        reason = invalid_request_reason(message)
-        if reason is not None:
-            rid = message.get("id") if isinstance(message, dict) else None
-            valid_id = rid if isinstance(rid, int | str) else None
-            return error(valid_id, INVALID_REQUEST, "Invalid request", reason)
-        if message["method"] == CANCEL_REQUEST:  # inside a batch
-            self._cancel(message)
+    def _admit(self, message: Any) -> tuple[int, _Request] | None:
+        if invalid_request_reason(message) is not None or message["method"] == CANCEL_REQUEST:
             return None
         request = _Request(message)
+        if self._closing:
+            request.cancel(SERVER_CANCELLED)
         serial = next(self._serials)
         self._requests[serial] = request
+        return serial, request
+
+    def _refuse(self, items: list[Any], code: int, text: str, data: str) -> None:
+        replies = [
+            error(m["id"], code, text, data) for m in items if isinstance(m, dict) and "id" in m
+        ]
+        if replies:
+            self.send(replies)
+
+    async def _single(self, message: Any, admitted: tuple[int, _Request] | None) -> None:
         try:
-            with request.scope:
-                context = _Context(self, request.request_id)
-                return await dispatch_request(self.daemon.methods, context, message)
+            response = await self._answer(message, admitted)
+            if response is not None:
+                self.send(response)
+        finally:
+            self._done(1)
+
+    async def _batch(
+        self, messages: list[Any], admitted: list[tuple[int, _Request] | None]
+    ) -> None:
+        try:
+            if not messages:
+                self.send(error(None, INVALID_REQUEST, "Invalid request", "empty batch"))
+                return
+            responses: list[dict[str, Any] | None] = [None] * len(messages)
+
+            async def one(index: int) -> None:
+                responses[index] = await self._answer(messages[index], admitted[index])
+
+            async with trio.open_nursery() as nursery:
+                for index in range(len(messages)):
+                    nursery.start_soon(one, index)
+            answered = [r for r in responses if r is not None]
+            if answered:
+                self.send(answered)
+        finally:
+            self._done(len(messages))
+
+    def _done(self, count: int) -> None:
+        self._in_flight -= count
+        self._signal_change()
+
+    async def _answer(
+        self, message: Any, admitted: tuple[int, _Request] | None
+    ) -> dict[str, Any] | None:
+        """The response to one request (None for a notification), cancellation included."""
+        if admitted is None:
+            if isinstance(message, dict) and message.get("method") == CANCEL_REQUEST:
+                self._cancel(message)  # inside a batch
+                return None
+            reason = invalid_request_reason(message) or "invalid request"
+            rid = message.get("id") if isinstance(message, dict) else None
+            valid_id = rid if isinstance(rid, int | str) and not isinstance(rid, bool) else None
+            return error(valid_id, INVALID_REQUEST, "Invalid request", reason)
+        serial, request = admitted
+        try:
+            if not request.scope.cancel_called:  # cancelled before it started: do not run
+                with request.scope:
+                    context = _Context(self, request.request_id)
+                    return await dispatch_request(self.daemon.methods, context, message)
             if not request.has_id:
                 return None
             label = (
@@ -271,39 +312,38 @@ class Connection:
 
     def _cancel(self, message: dict[str, Any]) -> None:
         params = message.get("params")
-        target = params.get("id") if isinstance(params, dict) else None
+        if not isinstance(params, dict) or "id" not in params:
+            return
         for request in self._requests.values():
-            if request.has_id and request.request_id == target:
-                request.why = REQUEST_CANCELLED
-                request.scope.cancel()
+            if request.has_id and same_id(request.request_id, params["id"]):
+                request.cancel(REQUEST_CANCELLED)
 
     def cancel_all(self) -> None:
-        """Daemon shutdown: refuse new requests; cancel every running one (-32802)."""
+        """Daemon shutdown: cancel every admitted request and refuse new ones (-32802)."""
         self._closing = True
         for request in self._requests.values():
-            request.why = SERVER_CANCELLED
-            request.scope.cancel()
+            request.cancel(SERVER_CANCELLED)
 
     # waiting -----------------------------------------------------------------------
     def _signal_change(self) -> None:
         self._changed.set()
         self._changed = trio.Event()
 
-    async def _wait_change(self) -> None:
-        await self._changed.wait()
-
     @property
     def in_flight(self) -> int:
         return self._in_flight
 
-    async def wait_idle(self) -> None:
-        """Until no request is in flight and every queued reply reached the socket."""
+    async def wait_idle(self, stall_s: float = 0.5) -> None:
+        """Until no request is in flight and every reply has been written entirely, or
+        the client has taken nothing for ``stall_s`` (shutdown must not wait on it)."""
         while True:
             changed = self._changed
-            queued = self._outbox_receive.statistics().current_buffer_used
-            if not self._in_flight and (not queued or self._writer_done.is_set()):
+            if not self._in_flight and (not self._unsent_frames or self._writer_done.is_set()):
                 return
-            await changed.wait()
+            if self._unsent_frames and trio.current_time() - self._last_progress > stall_s:
+                return
+            with trio.move_on_after(stall_s / 5):
+                await changed.wait()
 
 
 class _Context:

@@ -8,7 +8,7 @@ from typing import Any
 
 from hookd.protocol import INVALID_PARAMS, PROGRESS, load_openrpc
 
-from ..firing import InvalidFire, fire, parse_fire
+from ..firing import InvalidFire, fire, is_usable_path, parse_fire
 from .dispatch import JsonRpcError, Method, Success
 
 
@@ -100,11 +100,9 @@ async def discover_method(ctx: Any) -> Any:
 
 def _checked_roots(roots: Any) -> list[str]:
     """The roots, normalized; -32602 unless a list of absolute paths."""
-    if not isinstance(roots, list) or not all(
-        isinstance(r, str) and os.path.isabs(r) for r in roots
-    ):
+    if not isinstance(roots, list) or not all(is_usable_path(r) for r in roots):
         raise JsonRpcError(
-            INVALID_PARAMS, "Invalid params", '"roots" must be a list of absolute paths'
+            INVALID_PARAMS, "Invalid params", '"roots" must be a list of absolute paths (no NUL)'
         )
     return [os.path.normpath(r) for r in roots]
 
