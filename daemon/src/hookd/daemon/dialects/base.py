@@ -108,6 +108,19 @@ def hook_environment(base: Mapping[str, str], extra: Mapping[str, str]) -> dict[
     return env
 
 
+def hooks_by_file(loaded: Sequence[tuple[Source, Loaded]], event: str) -> list[HookSpec]:
+    """The file hooks for ``event`` in source order, each file once (a folder listed twice,
+    e.g. through two roots, does not run its hooks twice)."""
+    chosen: list[HookSpec] = []
+    seen: set[str] = set()
+    for _source, content in loaded:
+        for spec in content.hooks.get(event, ()):
+            if spec.source not in seen:
+                seen.add(spec.source)
+                chosen.append(spec)
+    return chosen
+
+
 def first_root(request: FireRequest) -> str:
     return request.roots[0] if request.roots else os.getcwd()
 

@@ -20,7 +20,16 @@ from typing import Any
 
 from ..combine_policy import CombinePolicy
 from ..model import Dialect, FireRequest, HookSpec, ProcessOutcome, Verdict
-from .base import Launch, Loaded, Source, first_line, first_root, hook_environment, timeout_error
+from .base import (
+    Launch,
+    Loaded,
+    Source,
+    first_line,
+    first_root,
+    hook_environment,
+    hooks_by_file,
+    timeout_error,
+)
 from .jsonscan import last_json_object
 
 DIALECT = Dialect.CLINE
@@ -106,14 +115,7 @@ def sequential(request: FireRequest) -> bool:
 def select(
     loaded: Sequence[tuple[Source, Loaded]], request: FireRequest
 ) -> tuple[list[HookSpec], list[str]]:
-    chosen: list[HookSpec] = []
-    seen: set[str] = set()
-    for _source, content in loaded:
-        for spec in content.hooks.get(request.event, ()):
-            if spec.source not in seen:
-                seen.add(spec.source)
-                chosen.append(spec)
-    return chosen, []
+    return hooks_by_file(loaded, request.event), []
 
 
 def prepare(spec: HookSpec, request: FireRequest, base_env: Mapping[str, str]) -> Launch:

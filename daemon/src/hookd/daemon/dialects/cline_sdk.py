@@ -20,7 +20,15 @@ from ..combine_policy import CombinePolicy
 from ..model import Dialect, FireRequest, HookSpec, ProcessOutcome, Verdict
 from ..racy import is_racy
 from ..safe_read import read_head
-from .base import Launch, Loaded, Source, first_root, hook_environment, timeout_error
+from .base import (
+    Launch,
+    Loaded,
+    Source,
+    first_root,
+    hook_environment,
+    hooks_by_file,
+    timeout_error,
+)
 
 DIALECT = Dialect.CLINE_SDK
 SDK_EVENT: dict[str, str] = {
@@ -141,13 +149,7 @@ def sequential(request: FireRequest) -> bool:
 def select(
     loaded: Sequence[tuple[Source, Loaded]], request: FireRequest
 ) -> tuple[list[HookSpec], list[str]]:
-    chosen: list[HookSpec] = []
-    seen: set[str] = set()
-    for _source, content in loaded:
-        for spec in content.hooks.get(request.event, ()):
-            if spec.source not in seen:
-                seen.add(spec.source)
-                chosen.append(spec)
+    chosen = hooks_by_file(loaded, request.event)
     chosen.sort(key=lambda spec: locale_compare_key(spec.source))
     return chosen, []
 
