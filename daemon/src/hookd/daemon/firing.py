@@ -15,7 +15,7 @@ from .combiner import combine
 from .dialects import DIALECTS
 from .model import Dialect, FireRequest
 from .registry.registry import Registry
-from .runner.runner import hook_run, run_hooks
+from .runner.runner import run_hooks
 from .settings import Settings
 from .stats import Stats
 
@@ -106,13 +106,15 @@ async def fire(
     entry = stats.begin(request.dialect.value, request.event, request.roots)
     entry.hooks_total = len(specs)
     total = len(specs)
+    runs_by_index: dict[int, dict[str, Any]] = {}
 
     async def progress(kind: str, data: dict[str, Any]) -> None:
         if kind == "hook/started":
             entry.running[data["index"]] = data["source"]
-        elif kind == "hook/finished":
+        elif kind == "hook/finished":  # data is the hook's entry in the result's "hooks"
             entry.running.pop(data["index"], None)
             entry.hooks_done += 1
+            runs_by_index[data["index"]] = data
             stats.record(data)
         if notify is not None:
             await notify(_report(kind, data, entry.hooks_done, total))
@@ -133,7 +135,7 @@ async def fire(
                 await notify(_end_cancelled(time.perf_counter() - started))
     module = DIALECTS[request.dialect.value]
     combined = combine(reports, module.POLICY)
-    runs = [hook_run(r) for r in reports]
+    runs = [runs_by_index[report.index] for report in reports]
     slowest = max(runs, key=lambda r: r["durationMs"], default=None)
     result: dict[str, Any] = {
         "blocked": combined["blocked"],
