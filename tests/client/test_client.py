@@ -118,3 +118,32 @@ def test_client_and_protocol_never_import_trio() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
 
     assert done.stdout.strip() == ""
+
+
+async def test_client_runs_prompt_handlers_the_daemon_asks_for(daemon, workspace) -> None:
+    """handlers= offers handler types; the daemon's hook/run requests reach the runner,
+    and a runner that raises becomes a non-blocking error naming the exception."""
+    write_json(workspace / ".claude" / "settings.json", claude_settings(
+        "Stop", {"type": "prompt", "prompt": "done? $ARGUMENTS"}))  # fmt: skip
+    asked: list[dict] = []
+
+    def judge(params: dict) -> dict:
+        asked.append(params)
+        return {"ok": False, "reason": "not done"}
+
+    def broken(params: dict) -> dict:
+        raise RuntimeError("model unavailable")
+
+    def fire(runner) -> dict:
+        with Client(daemon.socket) as client:
+            return client.fire("claude", "Stop", [str(workspace)], {"session_id": "s"},
+                               handlers={"prompt": runner})  # fmt: skip
+
+    judged = await trio.to_thread.run_sync(fire, judge)
+    failed = await trio.to_thread.run_sync(fire, broken)
+
+    assert asked[0]["prompt"].startswith("done? {")
+    assert judged["blocked"] is True
+    assert judged["reason"] == "not done"
+    assert failed["blocked"] is False
+    assert "model unavailable" in failed["hooks"][0]["error"]

@@ -99,19 +99,23 @@ async def test_requests_after_shutdown_began_are_answered(settings, workspace) -
 
 
 async def test_client_accepts_results_larger_than_the_request_limit(daemon, workspace) -> None:
-    """Large hook output (capped per hook) still reaches the client; no framing crash."""
-    big = "python3 -c \"print('x' * 2_000_000)\" # {}"
+    """Large hook output still reaches the client; no framing crash. (terminalSequence is
+    not under Claude's 10,000-character cap, and several hooks' sequences add up.)"""
+    big = (
+        'python3 -c "import json; print(json.dumps('
+        "{'terminalSequence': chr(27) + ']0;' + 'x' * 900000 + chr(7)}))\" # "
+    )
     write_json(workspace / ".claude" / "settings.json",
-               claude_settings("UserPromptSubmit", *[command(big.format(i)) for i in range(3)]))  # fmt: skip
+               claude_settings("Notification", *[command(big + str(i)) for i in range(3)]))  # fmt: skip
 
     def fire() -> dict:
         with Client(daemon.socket) as client:
-            return client.fire("claude", "UserPromptSubmit", [str(workspace)], {"prompt": "p"})
+            return client.fire("claude", "Notification", [str(workspace)], {"message": "m"})
 
     result = await trio.to_thread.run_sync(fire)
 
-    assert len(result["context"]) > daemon.settings.max_message_bytes // 2
-    assert all(h["stdoutTruncated"] for h in result["hooks"])
+    assert len(result["native"]["terminalSequence"]) > daemon.settings.max_message_bytes // 2
+    assert not any(h["stdoutTruncated"] for h in result["hooks"])
 
 
 def test_refresh_ignores_files_no_hook_source_lives_under(tmp_path, settings) -> None:

@@ -12,7 +12,7 @@ from hookd.daemon.app import serve
 from hookd.daemon.errors import ConfigError
 from hookd.daemon.settings import load_settings
 from hookd.protocol import default_socket_path, runtime_dir
-from hookd_testing import RpcClient
+from hookd_testing import RpcClient, write_executable
 
 
 def test_config_file_values_apply_and_options_win(tmp_path) -> None:
@@ -63,18 +63,31 @@ def test_config_is_found_through_the_environment(tmp_path, monkeypatch) -> None:
     assert load_settings().slow_threshold_ms == 9
 
 
-async def test_disabled_dialect_is_refused_with_a_reason(settings, workspace) -> None:
-    """A fire for a dialect switched off in the config is -32602 saying so."""
+@pytest.mark.parametrize(
+    ("switch", "says"),
+    [
+        ({"disabled_dialects": frozenset({"cline"})}, "disabled_dialects"),
+        ({"disable_all_hooks": True}, "disable_all_hooks"),
+    ],
+)
+async def test_switched_off_hooks_do_not_run_and_the_fire_says_why(
+    settings, workspace, switch, says
+) -> None:
+    """The per-dialect and the global switch: no hook runs, the fire answers normally
+    (an agent must not fail because hooks are off) and a warning names the switch."""
+    marker = workspace / "ran"
+    write_executable(
+        workspace / ".clinerules" / "hooks" / "TaskStart", f"#!/bin/sh\ntouch {marker}\n"
+    )
     async with trio.open_nursery() as nursery:
-        daemon = await nursery.start(
-            serve, replace(settings, disabled_dialects=frozenset({"cline"}))
-        )
+        daemon = await nursery.start(serve, replace(settings, **switch))
         client = await RpcClient.connect(settings.socket_path)
-        reply = await client.recv_response(await client.start(
-            "fire", {"agent": "cline", "event": "TaskStart", "workspaceRoots": [str(workspace)]}))  # fmt: skip
+        result = await client.fire("cline", "TaskStart", [str(workspace)], {"taskId": "t"})
 
-        assert reply["error"]["code"] == -32602
-        assert "disabled" in reply["error"]["data"]
+        assert result["hooks"] == []
+        assert result["blocked"] is False
+        assert says in result["warnings"][0]
+        assert not marker.exists()
         await client.aclose()
         daemon.request_shutdown("test over")
 

@@ -20,12 +20,19 @@ from hookd.daemon.server.methods import METHODS
 from hookd.protocol import (
     CANCEL_REQUEST,
     ERROR_NAMES,
+    HOOK_ASYNC_RESULT,
+    HOOK_RUN,
     PROGRESS,
     REQUEST_METHODS,
     load_openrpc,
 )
 
-NOTIFICATIONS = {PROGRESS: "serverToClient", CANCEL_REQUEST: "clientToServer"}
+NOTIFICATIONS = {
+    PROGRESS: "serverToClient",
+    CANCEL_REQUEST: "clientToServer",
+    HOOK_ASYNC_RESULT: "serverToClient",
+}
+SERVER_REQUESTS = {HOOK_RUN}
 
 # Fields the OpenRPC 1.3.2 meta-schema allows; anything else must start with "x-".
 DOCUMENT_FIELDS = {"openrpc", "info", "externalDocs", "servers", "methods", "components"}
@@ -135,16 +142,20 @@ async def test_rpc_discover_answers_with_the_document() -> None:
 
 # (b) the method names -----------------------------------------------------------------
 def test_request_methods_are_exactly_the_served_methods() -> None:
-    """Methods with a result are exactly the daemon's METHODS table (and REQUEST_METHODS)."""
+    """Client-to-server methods with a result are exactly the daemon's METHODS table (and
+    REQUEST_METHODS); the server-to-client ones are the requests hookd sends."""
     requests = {m["name"] for m in _methods() if "result" in m}
-    assert requests == set(METHODS)
-    assert requests == set(REQUEST_METHODS)
+    to_server = {m for m in requests if _method(m).get("x-messageDirection") != "serverToClient"}
+    assert to_server == set(METHODS)
+    assert to_server == set(REQUEST_METHODS)
+    assert requests - to_server == SERVER_REQUESTS
 
 
-def test_notifications_are_progress_and_cancel_request() -> None:
-    """Methods without a result are exactly $/progress and $/cancelRequest."""
+def test_notifications_are_progress_cancel_request_and_async_results() -> None:
+    """Methods without a result are exactly $/progress, $/cancelRequest, hook/asyncResult."""
     notifications = {m["name"] for m in _methods() if "result" not in m}
-    assert notifications == {"$/progress", "$/cancelRequest"} == set(NOTIFICATIONS)
+    assert notifications == {"$/progress", "$/cancelRequest", "hook/asyncResult"}
+    assert notifications == set(NOTIFICATIONS)
 
 
 def test_notifications_carry_their_lsp_message_direction() -> None:

@@ -315,14 +315,3 @@ async def test_broken_settings_keep_last_good_hooks_and_say_so(rpc, workspace) -
     assert [h["command"] for h in result["hooks"]] == ["echo good"]
     assert "invalid JSON at line 1" in result["warnings"][0]
     assert any("invalid JSON" in e["error"] for e in listing["errors"])
-
-
-async def test_unsupported_handler_types_are_reported_not_silently_dropped(rpc, workspace) -> None:
-    """A handler hookd cannot run yet (http, prompt, async) is named in the warnings."""
-    project(workspace, claude_settings("Stop", {"type": "http", "url": "http://127.0.0.1:9/x"},
-                                       command("true", **{"async": True})))  # fmt: skip
-
-    result = await fire(rpc, workspace, "Stop", {})
-
-    assert result["hooks"] == []
-    assert len(result["warnings"]) == 2

@@ -26,6 +26,7 @@ from .errors import UserError
 from .logconfig import configure_logging
 from .registry.registry import Registry
 from .registry.watcher import Watcher
+from .runner.background import BackgroundHooks
 from .server.connection import Connection
 from .server.listener import BoundSocket, bind_unix, peer_uid
 from .server.methods import METHODS
@@ -57,6 +58,7 @@ class Daemon:
         self.methods = METHODS
         self.connections: set[Connection] = set()
         self.base_env = {**os.environ, "HOOKD_SOCKET": settings.socket_path}
+        self.background = BackgroundHooks(settings, self.base_env)
         self.shutdown_requested = trio.Event()
         self.stopped = trio.Event()
         self.shutdown_reason = ""
@@ -85,6 +87,11 @@ class Daemon:
                 "restarts": self.watcher.restarts,
             },
             "hookStats": self.stats.hook_views(),
+            "asyncHooks": {
+                "running": self.background.running,
+                "finished": self.background.finished,
+                "dropped": self.background.dropped,
+            },
         }
 
 
@@ -101,6 +108,7 @@ async def serve(
     try:
         async with trio.open_nursery() as nursery:
             await nursery.start(daemon.watcher.run)
+            await nursery.start(daemon.background.run)
             connections = await nursery.start(_accept, bound, daemon)
             task_status.started(daemon)
             _sd_notify("READY=1")

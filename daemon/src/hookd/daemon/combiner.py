@@ -46,6 +46,7 @@ def combine(reports: Sequence[HookReport], policy: CombinePolicy) -> dict[str, A
         ),
         "systemMessage": _join([v.system_message for v in verdicts], "\n", policy, verbatim),
         "review": any(v.review for v in verdicts),
+        "natives": [v.native for v in verdicts],
         "warnings": warnings,
     }
 

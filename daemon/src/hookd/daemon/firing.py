@@ -13,14 +13,19 @@ from hookd.protocol import AGENTS
 
 from .combiner import combine
 from .dialects import DIALECTS
-from .model import Dialect, FireRequest
+from .model import Dialect, FireRequest, HookReport, HookSpec
 from .registry.registry import Registry
+from .runner.background import BackgroundHooks, Deliver
+from .runner.client_handler import AskClient
 from .runner.runner import run_hooks
 from .settings import Settings
 from .stats import Stats
 
 Notify = Callable[[dict[str, Any]], Awaitable[None]]
 """Sends one progress value (``$/progress`` ``value``) to the caller."""
+
+CLIENT_HANDLER_TYPES = ("prompt", "agent", "mcp_tool")
+HOOKS_DIR_DIALECTS = ("cline", "cline-sdk")
 
 
 class InvalidFire(ValueError):
@@ -36,8 +41,6 @@ def parse_fire(params: Mapping[str, Any], settings: Settings) -> FireRequest:
     agent = params.get("agent")
     if agent not in AGENTS:
         raise InvalidFire(f'"agent" must be one of {", ".join(AGENTS)}; got {agent!r}')
-    if agent in settings.disabled_dialects:
-        raise InvalidFire(f"the {agent} dialect is disabled in hookd's configuration")
     module = DIALECTS[agent]
     raw_event = params.get("event")
     event = module.canonical_event(raw_event) if isinstance(raw_event, str) else None
@@ -54,6 +57,12 @@ def parse_fire(params: Mapping[str, Any], settings: Settings) -> FireRequest:
     env = params.get("env", {})
     if not isinstance(env, dict) or not all(_env_entry_ok(k, v) for k, v in env.items()):
         raise InvalidFire('"env" must map variable names (no "=", no NUL) to strings (no NUL)')
+    handlers = params.get("clientHandlers") or []
+    if not isinstance(handlers, list) or not all(h in CLIENT_HANDLER_TYPES for h in handlers):
+        raise InvalidFire(
+            f'"clientHandlers" must list handler types the client runs when asked: '
+            f"{', '.join(CLIENT_HANDLER_TYPES)}"
+        )
     return FireRequest(
         dialect=Dialect(agent),
         event=event,
@@ -63,7 +72,27 @@ def parse_fire(params: Mapping[str, Any], settings: Settings) -> FireRequest:
         timeout_s=_positive_ms(params, "timeoutMs"),
         slow_threshold_s=_positive_ms(params, "slowThresholdMs")
         or settings.slow_threshold_ms / 1000,
+        client_handlers=frozenset(handlers),
+        state_dir=settings.state_dir,
+        extra_hook_dirs=_hooks_dirs(params, agent, env),
     )
+
+
+def _hooks_dirs(params: Mapping[str, Any], agent: str, env: Mapping[str, str]) -> tuple[str, ...]:
+    """Extra hook folders the client names (Cline's ``--hooks-dir``, which the Cline CLI
+    passes on as ``CLINE_HOOKS_DIR``): searched first, before the usual folders."""
+    dirs = params.get("hooksDirs") or []
+    if not isinstance(dirs, list) or not all(is_usable_path(d) for d in dirs):
+        raise InvalidFire('"hooksDirs" must be a list of absolute folder paths')
+    if dirs and agent not in HOOKS_DIR_DIALECTS:
+        raise InvalidFire(
+            f'"hooksDirs" applies to file-hook dialects ({", ".join(HOOKS_DIR_DIALECTS)}), '
+            f"not {agent}: its hooks live in settings files"
+        )
+    from_env = env.get("CLINE_HOOKS_DIR") if agent in HOOKS_DIR_DIALECTS else None
+    if from_env and is_usable_path(from_env):
+        dirs = [*dirs, from_env]
+    return tuple(dict.fromkeys(os.path.normpath(d) for d in dirs))
 
 
 def is_usable_path(value: object) -> bool:
@@ -99,10 +128,26 @@ async def fire(
     stats: Stats,
     notify: Notify | None,
     base_env: Mapping[str, str],
+    ask_client: AskClient | None = None,
+    background: BackgroundHooks | None = None,
+    deliver: Deliver | None = None,
 ) -> dict[str, Any]:
     """Run one fire end to end and return its result object."""
     started = time.perf_counter()
-    specs, warnings = registry.hooks_for(request)
+    module = DIALECTS[request.dialect.value]
+    switched_off = _switched_off(request, settings)
+    specs: list[HookSpec]
+    if switched_off:
+        specs, warnings = [], [switched_off]
+    else:
+        specs, warnings = registry.hooks_for(request)
+    async_results = background.take(request) if background is not None else []
+    started_async: list[dict[str, Any]] = []
+    summarize = getattr(module, "async_result", None)
+    if background is not None and summarize is not None:
+        for spec in [s for s in specs if s.options.get("async")]:
+            started_async.append(background.start(request, spec, summarize, deliver))
+    specs = [s for s in specs if not s.options.get("async")]
     entry = stats.begin(request.dialect.value, request.event, request.roots)
     entry.hooks_total = len(specs)
     total = len(specs)
@@ -124,7 +169,12 @@ async def fire(
         if notify is not None:
             await notify(_begin(request, total))
         reports = await run_hooks(
-            request, specs, settings=settings, base_env=base_env, progress=progress
+            request,
+            specs,
+            settings=settings,
+            base_env=base_env,
+            progress=progress,
+            ask_client=ask_client,
         )
         finished = True
     finally:
@@ -133,7 +183,6 @@ async def fire(
             # Cancelled (or failed): still close the progress, as LSP clients expect.
             with trio.CancelScope(shield=True), trio.move_on_after(1.0):
                 await notify(_end_cancelled(time.perf_counter() - started))
-    module = DIALECTS[request.dialect.value]
     combined = combine(reports, module.POLICY)
     runs = [runs_by_index[report.index] for report in reports]
     slowest = max(runs, key=lambda r: r["durationMs"], default=None)
@@ -151,11 +200,37 @@ async def fire(
         "hooks": runs,
         "slowest": _slowest(slowest),
         "durationMs": round((time.perf_counter() - started) * 1000, 3),
-        "warnings": warnings + combined["warnings"],
+        "warnings": warnings + combined["warnings"] + _spill_warnings(reports),
+        "asyncStarted": started_async,
+        "asyncResults": async_results,
     }
+    extras = getattr(module, "fire_extras", None)
+    if extras is not None:
+        result.update(extras(request, reports))
     if notify is not None:
         await notify(_end(result))
     return result
+
+
+def _switched_off(request: FireRequest, settings: Settings) -> str | None:
+    """Why no hook runs for this fire by hookd's own configuration, or None."""
+    if settings.disable_all_hooks:
+        return "no hooks ran: disable_all_hooks is set in hookd's configuration"
+    if request.dialect.value in settings.disabled_dialects:
+        return (
+            f"no hooks ran: the {request.dialect.value} dialect is in disabled_dialects in "
+            "hookd's configuration"
+        )
+    return None
+
+
+def _spill_warnings(reports: list[HookReport]) -> list[str]:
+    return [
+        f"{r.spec.source}: {spill['field']} was {spill['chars']} characters, over the "
+        f"limit; a preview was kept and the full text saved to {spill['path']}"
+        for r in reports
+        for spill in r.verdict.spilled
+    ]
 
 
 def _slowest(run: dict[str, Any] | None) -> dict[str, Any] | None:

@@ -50,7 +50,12 @@ class HookSpec:
 
 @dataclass(frozen=True, slots=True)
 class ProcessOutcome:
-    """What happened to one hook process, before any dialect interprets it."""
+    """What happened to one hook handler, before any dialect interprets it.
+
+    For a process: its exit code and output. For an HTTP hook: ``http_status`` and the
+    response body in ``stdout`` (``exit_code`` None). For a handler the calling client
+    ran: its JSON answer in ``stdout``. ``spawn_error`` says why nothing ran or answered.
+    """
 
     exit_code: int | None
     stdout: bytes
@@ -64,6 +69,7 @@ class ProcessOutcome:
     stderr_truncated: bool = False
     stdin_broken: bool = False
     pipes_held_open: bool = False
+    http_status: int | None = None
 
     @property
     def stdout_text(self) -> str:
@@ -90,6 +96,9 @@ class Verdict:
     error: str | None = None
     review: bool = False
     native: dict[str, Any] = field(default_factory=dict)
+    """Dialect-specific values passed through to the agent (merged by the dialect)."""
+    spilled: tuple[dict[str, Any], ...] = ()
+    """Texts over the dialect's cap, written to a file: ``{field, chars, path}`` each."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,3 +123,19 @@ class FireRequest:
     env: dict[str, str] = field(default_factory=dict)
     timeout_s: float | None = None
     slow_threshold_s: float = 1.0
+    client_handlers: frozenset[str] = frozenset()
+    """Handler types the calling client offered to run when asked (``hook/run``)."""
+    state_dir: str = ""
+    """Where per-session files go (Claude's ``CLAUDE_ENV_FILE``, spilled long outputs)."""
+    extra_hook_dirs: tuple[str, ...] = ()
+    """Hook folders named by the client for this fire (the Cline SDK's ``--hooks-dir``)."""
+
+    @property
+    def session_id(self) -> str | None:
+        """The agent's session id, from the payload (Claude ``session_id``, Cline
+        ``taskId``, Augment ``conversation_id``), when it sent one."""
+        for key in ("session_id", "taskId", "conversation_id", "sessionId"):
+            value = self.payload.get(key)
+            if isinstance(value, str) and value:
+                return value
+        return None

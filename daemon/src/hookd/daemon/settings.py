@@ -41,6 +41,11 @@ class Settings:
     watch_debounce_ms: int = 50
     watch_step_ms: int = 10
     disabled_dialects: frozenset[str] = frozenset()
+    """Dialects whose hooks never run (their fires answer with no hooks and a warning)."""
+    disable_all_hooks: bool = False
+    """The global switch: no hook of any dialect runs (fires still answer, with a warning)."""
+    state_dir: str = field(default_factory=lambda: default_state_dir())
+    """Per-session files: Claude's ``CLAUDE_ENV_FILE`` and outputs over a dialect's cap."""
     log_level: str = "info"
     log_json: bool | None = None
     """None: JSON lines unless stderr is a terminal."""
@@ -48,6 +53,14 @@ class Settings:
     def with_overrides(self, **overrides: Any) -> Settings:
         """A copy with the non-None overrides applied."""
         return replace(self, **{k: v for k, v in overrides.items() if v is not None})
+
+
+def default_state_dir() -> str:
+    """``$XDG_STATE_HOME/hookd``, else ``~/.local/state/hookd``."""
+    base = os.environ.get("XDG_STATE_HOME") or os.path.join(
+        os.path.expanduser("~"), ".local", "state"
+    )
+    return os.path.join(base, "hookd")
 
 
 def config_file_path(explicit: str | None) -> Path | None:

@@ -32,6 +32,8 @@ from ._jsonrpc import success as success
 from ._methods import CANCEL_REQUEST as CANCEL_REQUEST
 from ._methods import DISCOVER as DISCOVER
 from ._methods import FIRE as FIRE
+from ._methods import HOOK_ASYNC_RESULT as HOOK_ASYNC_RESULT
+from ._methods import HOOK_RUN as HOOK_RUN
 from ._methods import HOOKS_LIST as HOOKS_LIST
 from ._methods import PROGRESS as PROGRESS
 from ._methods import REQUEST_METHODS as REQUEST_METHODS
@@ -60,6 +62,8 @@ __all__ = [
     "ERROR_NAMES",
     "FIRE",
     "HOOKS_LIST",
+    "HOOK_ASYNC_RESULT",
+    "HOOK_RUN",
     "INTERNAL_ERROR",
     "INVALID_PARAMS",
     "INVALID_REQUEST",

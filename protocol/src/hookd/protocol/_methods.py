@@ -24,3 +24,9 @@ REQUEST_METHODS: tuple[str, ...] = (
     SHUTDOWN,
     DISCOVER,
 )
+
+HOOK_RUN = "hook/run"
+"""Server request to the client that fired: run a handler the daemon cannot run itself
+(Claude ``prompt``/``agent``/``mcp_tool``), offered in the fire's ``clientHandlers``."""
+HOOK_ASYNC_RESULT = "hook/asyncResult"
+"""Server notification: a background (``async``) hook finished; what it tells the agent."""

@@ -28,6 +28,8 @@ class FireParams(TypedDict):
     slowThresholdMs: NotRequired[float]
     workDoneToken: NotRequired[int | str]
     env: NotRequired[dict[str, str]]
+    clientHandlers: NotRequired[list[Literal["prompt", "agent", "mcp_tool"]]]
+    hooksDirs: NotRequired[list[str]]
 
 
 class HookRun(TypedDict):
@@ -46,6 +48,7 @@ class HookRun(TypedDict):
     decision: Decision | None
     stdoutTruncated: bool
     stderrTruncated: bool
+    spilled: list[JsonObject]
 
 
 class Slowest(TypedDict):
@@ -74,6 +77,9 @@ FireResult = TypedDict(
         "slowest": "Slowest | None",
         "durationMs": float,
         "warnings": "list[str]",
+        "asyncStarted": "list[JsonObject]",
+        "asyncResults": "list[JsonObject]",
+        "envFile": "NotRequired[str | None]",
     },
 )
 """Result of ``fire``: the combined outcome of every matching hook (``continue`` is a

@@ -5,16 +5,20 @@ from __future__ import annotations
 import itertools
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from hookd.protocol import (
     CANCEL_REQUEST,
+    HOOK_ASYNC_RESULT,
+    HOOK_RUN,
     PROGRESS,
     REQUEST_CANCELLED,
     SERVER_CANCELLED,
+    error,
     notification,
     request,
+    success,
 )
 
 from ._connection import Connection
@@ -22,6 +26,13 @@ from ._errors import RemoteError, RequestCancelled
 
 ProgressCallback = Callable[[dict[str, Any]], None]
 """Called with each ``$/progress`` value (begin, reports, end) of a fire."""
+HandlerRunner = Callable[[dict[str, Any]], Any]
+"""Runs one ``hook/run`` request (its params) and returns the result: ``{"ok": ...}`` for
+a prompt or agent handler, an MCP ``CallToolResult`` for an ``mcp_tool``. An exception is
+sent back as an error answer (the hook is then a non-blocking error)."""
+AsyncResultCallback = Callable[[dict[str, Any]], None]
+"""Called with each ``hook/asyncResult`` (a background hook finished) seen on the way."""
+HANDLER_FAILED = -32000
 
 _ids = itertools.count(1)
 
@@ -34,24 +45,51 @@ class FireCall:
     """
 
     def __init__(
-        self, connection: Connection, request_id: int, token: str, deadline: float
+        self,
+        connection: Connection,
+        request_id: int,
+        token: str,
+        deadline: float,
+        handlers: Mapping[str, HandlerRunner] | None = None,
+        on_async_result: AsyncResultCallback | None = None,
     ) -> None:
         self._connection = connection
         self._id = request_id
         self._token = token
         self._deadline = deadline
+        self._handlers = dict(handlers or {})
+        self._on_async_result = on_async_result
         self._response: dict[str, Any] | None = None
         self._lock = threading.Lock()
 
     def __iter__(self) -> Iterator[dict[str, Any]]:
         while self._response is None:
             message = self._connection.receive(self._deadline)
-            if message.get("method") == PROGRESS:
+            method = message.get("method")
+            if method == PROGRESS:
                 params = message.get("params") or {}
                 if params.get("token") == self._token:
                     yield params.get("value", {})
-            elif message.get("id") == self._id:
+            elif method == HOOK_RUN and "id" in message:
+                self._run_handler(message)
+            elif method == HOOK_ASYNC_RESULT and self._on_async_result is not None:
+                self._on_async_result(message.get("params") or {})
+            elif method is None and message.get("id") == self._id:
                 self._response = message
+
+    def _run_handler(self, message: dict[str, Any]) -> None:
+        """Answer the daemon's ``hook/run`` with the runner registered for its type."""
+        params = message.get("params") or {}
+        runner = self._handlers.get(params.get("type", ""))
+        if runner is None:
+            reply = error(message["id"], HANDLER_FAILED, f"no runner for {params.get('type')}")
+        else:
+            try:
+                reply = success(message["id"], runner(params))
+            except Exception as exc:  # the runner is the caller's code: report, never crash
+                reply = error(message["id"], HANDLER_FAILED, str(exc) or type(exc).__name__)
+        with self._lock:
+            self._connection.send(reply)
 
     def result(self) -> dict[str, Any]:
         """The fire result; raises RemoteError/RequestCancelled on an error answer."""
@@ -114,9 +152,15 @@ class Client:
         slow_threshold_ms: int | None = None,
         env: dict[str, str] | None = None,
         progress: bool = True,
+        handlers: Mapping[str, HandlerRunner] | None = None,
+        on_async_result: AsyncResultCallback | None = None,
+        hooks_dirs: list[str] | None = None,
     ) -> FireCall:
         """Send a fire and return at once; iterate the call for its progress values
-        (none when ``progress`` is false: the daemon then sends no notifications)."""
+        (none when ``progress`` is false: the daemon then sends no notifications).
+
+        ``handlers`` maps Claude handler types (``prompt``, ``agent``, ``mcp_tool``) to
+        functions that run them: the daemon asks for them while the fire runs."""
         request_id = next(_ids)
         token = f"hookd-fire-{request_id}"
         params: dict[str, Any] = {
@@ -133,10 +177,21 @@ class Client:
             params["slowThresholdMs"] = slow_threshold_ms
         if env is not None:
             params["env"] = env
+        if handlers:
+            params["clientHandlers"] = sorted(handlers)
+        if hooks_dirs:
+            params["hooksDirs"] = hooks_dirs
         self._connection.send(request("fire", params, request_id))
         # A fire may legitimately run as long as its hooks' timeouts; wait generously.
         wait_s = max(self.timeout_s, (timeout_ms or 0) / 1000 + 30, 3600)
-        return FireCall(self._connection, request_id, token, time.monotonic() + wait_s)
+        return FireCall(
+            self._connection,
+            request_id,
+            token,
+            time.monotonic() + wait_s,
+            handlers,
+            on_async_result,
+        )
 
     def fire(
         self,
@@ -149,13 +204,18 @@ class Client:
         timeout_ms: int | None = None,
         slow_threshold_ms: int | None = None,
         env: dict[str, str] | None = None,
+        handlers: Mapping[str, HandlerRunner] | None = None,
+        on_async_result: AsyncResultCallback | None = None,
+        hooks_dirs: list[str] | None = None,
     ) -> dict[str, Any]:
         """Fire an event, calling ``on_progress`` for each progress value, and return
-        the combined result (progress is only requested when ``on_progress`` is given)."""
+        the combined result (progress is only requested when ``on_progress`` is given).
+        See ``start_fire`` for ``handlers``."""
         call = self.start_fire(
             agent, event, workspace_roots, payload,
             timeout_ms=timeout_ms, slow_threshold_ms=slow_threshold_ms, env=env,
-            progress=on_progress is not None,
+            progress=on_progress is not None, handlers=handlers,
+            on_async_result=on_async_result, hooks_dirs=hooks_dirs,
         )  # fmt: skip
         for value in call:
             if on_progress is not None:

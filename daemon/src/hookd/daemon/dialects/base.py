@@ -52,12 +52,33 @@ class Loaded:
 
 @dataclass(frozen=True, slots=True)
 class Launch:
-    """How to start one hook."""
+    """How to start one hook process."""
 
     argv: tuple[str, ...]
     stdin: bytes
     cwd: str | None
     env: Mapping[str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class HttpLaunch:
+    """An HTTP hook: POST ``body`` (the event JSON) to ``url``."""
+
+    url: str
+    headers: tuple[tuple[str, str], ...]
+    body: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class ClientLaunch:
+    """A handler the daemon cannot run itself (a model prompt, an agent, an MCP tool):
+    the calling client is asked to run it with a ``hook/run`` request of ``params``."""
+
+    handler_type: str
+    params: Mapping[str, Any]
+
+
+Prepared = Launch | HttpLaunch | ClientLaunch
 
 
 class DialectModule(Protocol):
@@ -76,8 +97,9 @@ class DialectModule(Protocol):
     def load(self, source: Source) -> Loaded:
         """Read one source (settings files only; hook directories are read per fire)."""
 
-    def load_event(self, source: Source, event: str) -> tuple[HookSpec, ...]:
-        """The hooks for one event in a hook directory, cheaply (called on every fire)."""
+    def load_event(self, source: Source, event: str) -> tuple[HookSpec, ...] | Loaded:
+        """The hooks for one event in a hook directory, cheaply (called on every fire);
+        a ``Loaded`` when the folder also holds settings (Claude's managed drop-ins)."""
 
     def sequential(self, request: FireRequest) -> bool:
         """Whether this fire's hooks run one after another instead of concurrently."""
@@ -91,8 +113,11 @@ class DialectModule(Protocol):
         conditions, switches such as ``disableAllHooks`` and de-duplication happen here.
         """
 
-    def prepare(self, spec: HookSpec, request: FireRequest, base_env: Mapping[str, str]) -> Launch:
-        """stdin, argv, cwd and environment for one hook."""
+    def prepare(
+        self, spec: HookSpec, request: FireRequest, base_env: Mapping[str, str]
+    ) -> Prepared:
+        """How to run one hook: a process (stdin, argv, cwd, environment), an HTTP
+        request, or a request to the calling client."""
 
     def interpret(self, spec: HookSpec, request: FireRequest, outcome: ProcessOutcome) -> Verdict:
         """What the finished hook means under this dialect's rules."""

@@ -2,8 +2,12 @@
 
 Reference: ``claude-code-hooks-reference-v2.1.240.md``. Locations, in declaration order:
 ``~/.claude/settings.json`` (user), ``<project>/.claude/settings.json`` (project),
-``<project>/.claude/settings.local.json`` (local), managed policy settings (managed). The
-project is the first workspace root, as ``CLAUDE_PROJECT_DIR``.
+``<project>/.claude/settings.local.json`` (local), managed policy settings and the
+``managed-settings.d/`` drop-ins beside them (managed). The project is the first
+workspace root, as ``CLAUDE_PROJECT_DIR``.
+
+This module finds, selects and prepares hooks; ``claude_output`` reads their results,
+``claude_handlers`` builds HTTP requests and the requests the client runs.
 """
 
 from __future__ import annotations
@@ -12,12 +16,16 @@ import json
 import os
 import sys
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..combine_policy import CombinePolicy
-from ..model import Dialect, FireRequest, HookSpec, ProcessOutcome, Verdict
+from ..model import Dialect, FireRequest, HookReport, HookSpec
+from ..spill import session_directory
+from . import claude_handlers as handlers
+from . import claude_output
 from . import claude_rules as rules
-from .base import Launch, Loaded, Source, first_line, first_root, hook_environment, timeout_error
+from .base import Launch, Loaded, Prepared, Source, first_root, hook_environment
 from .claude_if import condition_allows
 from .settings_json import load_settings_hooks, number_field
 
@@ -26,7 +34,14 @@ EVENTS = rules.EVENTS
 _EVENT_SET = frozenset(EVENTS)
 _HANDLER_TYPES = frozenset({"command", "http", "mcp_tool", "prompt", "agent"})
 _PLACEHOLDERS = ("CLAUDE_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA")
+_KEPT_SETTINGS = (
+    "disableAllHooks",
+    "allowManagedHooksOnly",
+    "allowedHttpHookUrls",
+    "httpHookAllowedEnvVars",
+)
 POLICY = CombinePolicy()
+interpret = claude_output.interpret
 
 
 def sequential(request: FireRequest) -> bool:
@@ -45,6 +60,10 @@ def managed_settings_path(system_root: str) -> str:
     return os.path.join(system_root, "etc", "claude-code", "managed-settings.json")
 
 
+def managed_dropin_dir(system_root: str) -> str:
+    return os.path.join(os.path.dirname(managed_settings_path(system_root)), "managed-settings.d")
+
+
 def sources(home: str, system_root: str, roots: Sequence[str]) -> list[Source]:
     found = [Source(DIALECT, "user", os.path.join(home, ".claude", "settings.json"), "settings")]
     if roots:
@@ -58,11 +77,43 @@ def sources(home: str, system_root: str, roots: Sequence[str]) -> list[Source]:
             )
         )
     found.append(Source(DIALECT, "managed", managed_settings_path(system_root), "settings"))
+    found.append(Source(DIALECT, "managed", managed_dropin_dir(system_root), "hookdir"))
     return found
 
 
 def load(source: Source) -> Loaded:
-    return load_settings_hooks(source, _EVENT_SET, _make_handler, ("disableAllHooks",))
+    if source.kind == "hookdir":
+        return _load_dropins(source)
+    return load_settings_hooks(source, _EVENT_SET, _make_handler, _KEPT_SETTINGS)
+
+
+def _load_dropins(folder: Source) -> Loaded:
+    """``managed-settings.d/*.json`` in name order, merged after ``managed-settings.json``:
+    hooks add up, later files win for the other keys. Read on every fire of this folder
+    (drop-ins are rare and small; a missing folder costs one failed ``listdir``)."""
+    try:
+        names = sorted(n for n in os.listdir(folder.path) if n.endswith(".json"))
+    except OSError:
+        return Loaded()
+    hooks: dict[str, list[HookSpec]] = {}
+    settings: dict[str, Any] = {}
+    errors: list[str] = []
+    for name in names:
+        part = load(replace(folder, path=os.path.join(folder.path, name), kind="settings"))
+        for event, specs in part.hooks.items():
+            hooks.setdefault(event, []).extend(specs)
+        settings.update(part.settings)
+        if part.error:
+            errors.append(part.error)
+    return Loaded(
+        hooks={event: tuple(specs) for event, specs in hooks.items()},
+        error="; ".join(errors) or None,
+        settings=settings,
+    )
+
+
+def load_event(source: Source, event: str) -> Loaded:
+    return load(source)
 
 
 def _make_handler(
@@ -75,6 +126,7 @@ def _make_handler(
     kind = handler.get("type", "command")
     if kind not in _HANDLER_TYPES:
         raise ValueError(f"unknown handler type {kind!r}")
+    handlers.validate(kind, handler)
     condition = handler.get("if")
     if condition is not None and not isinstance(condition, str):
         raise ValueError('"if" must be a string holding one permission rule')
@@ -98,16 +150,19 @@ def _make_handler(
         root=source.root,
         options={
             "type": kind,
-            "async": bool(handler.get("async") or handler.get("asyncRewake")),
+            # "only available on type: command hooks"
+            "async": kind == "command" and bool(handler.get("async") or handler.get("asyncRewake")),
+            "asyncRewake": kind == "command" and handler.get("asyncRewake") is True,
             "handler": dict(handler),
         },
     )
 
 
 def _command(kind: str, handler: Mapping[str, Any]) -> tuple[str, tuple[str, ...] | None]:
+    if kind == "mcp_tool":
+        return f"mcp_tool: {handler['server']}/{handler['tool']}", None
     if kind != "command":
-        target = handler.get("url") or handler.get("prompt") or handler.get("tool") or ""
-        return f"{kind}: {target}", None
+        return f"{kind}: {handler.get('url') or handler.get('prompt')}", None
     command = handler.get("command")
     if not isinstance(command, str) or not command.strip():
         raise ValueError('a command handler needs a non-empty "command" string')
@@ -119,18 +174,52 @@ def _command(kind: str, handler: Mapping[str, Any]) -> tuple[str, tuple[str, ...
     return command, (command, *args)
 
 
+@dataclass(frozen=True, slots=True)
+class _Policy:
+    """The settings that decide which hooks may run, merged across the settings layers."""
+
+    disable_all: str | bool
+    managed_only: bool
+    url_allowlist: tuple[str, ...] | None
+    env_allowlist: tuple[str, ...] | None
+
+
+def _policy(loaded: Sequence[tuple[Source, Loaded]]) -> _Policy:
+    managed_only = any(
+        content.settings.get("allowManagedHooksOnly") is True
+        for source, content in loaded
+        if source.layer == "managed"
+    )
+    return _Policy(
+        disable_all=_disable_all_hooks(loaded),
+        managed_only=managed_only,
+        url_allowlist=_merged_list(loaded, "allowedHttpHookUrls"),
+        env_allowlist=_merged_list(loaded, "httpHookAllowedEnvVars"),
+    )
+
+
+def _merged_list(loaded: Sequence[tuple[Source, Loaded]], key: str) -> tuple[str, ...] | None:
+    """A list setting merged over every layer that defines it; None when none does."""
+    values = [content.settings[key] for _source, content in loaded if key in content.settings]
+    if not values:
+        return None
+    return tuple(item for value in values if isinstance(value, list) for item in value
+                 if isinstance(item, str))  # fmt: skip
+
+
 def select(
     loaded: Sequence[tuple[Source, Loaded]], request: FireRequest
 ) -> tuple[list[HookSpec], list[str]]:
-    disable_all = _disable_all_hooks(loaded)
+    policy = _policy(loaded)
     warnings: list[str] = []
     chosen: list[HookSpec] = []
     seen: set[tuple[object, ...]] = set()
     value = _matcher_value(request)
+    held_back = 0
     for source, content in loaded:
-        if disable_all and source.layer != "managed":
+        if policy.disable_all and source.layer != "managed":
             continue
-        if disable_all == "managed":
+        if policy.disable_all == "managed":
             continue
         for spec in content.hooks.get(request.event, ()):
             if not _applies(spec, request, value, warnings):
@@ -138,11 +227,36 @@ def select(
             if spec.identity in seen:
                 continue  # the same handler in several settings files runs once
             seen.add(spec.identity)
-            if spec.options.get("type") != "command" or spec.options.get("async"):
-                warnings.append(_unsupported(spec))
+            if policy.managed_only and source.layer != "managed":
+                held_back += 1
                 continue
+            problem = _not_runnable(spec, request.event, policy)
+            if problem:
+                warnings.append(f"{spec.source}: {spec.command!r} was not run: {problem}")
+                continue
+            if spec.options.get("type") == "http" and policy.env_allowlist is not None:
+                spec = replace(spec, options={**spec.options, "httpEnvAllow": policy.env_allowlist})
             chosen.append(spec)
+    if held_back:
+        warnings.append(
+            f"{held_back} hook(s) from user, project or local settings were not run: managed "
+            "settings set allowManagedHooksOnly"
+        )
     return chosen, warnings
+
+
+def _not_runnable(spec: HookSpec, event: str, policy: _Policy) -> str | None:
+    """Why Claude Code would not run this handler on this event, or None."""
+    kind = spec.options.get("type")
+    if kind in ("prompt", "agent") and event not in rules.PROMPT_EVENTS:
+        return f"Claude Code does not run {kind} hooks on {event}"
+    if kind == "http" and event in rules.NO_HTTP_EVENTS:
+        return f"Claude Code does not run http hooks on {event}"
+    if kind == "http" and not handlers.url_allowed(
+        spec.options["handler"]["url"], policy.url_allowlist
+    ):
+        return "its URL matches no entry of allowedHttpHookUrls"
+    return None
 
 
 def _disable_all_hooks(loaded: Sequence[tuple[Source, Loaded]]) -> str | bool:
@@ -151,7 +265,10 @@ def _disable_all_hooks(loaded: Sequence[tuple[Source, Loaded]]) -> str | bool:
     The value left after settings precedence counts (managed > local > project > user);
     only a managed ``true`` turns off managed hooks too.
     """
-    by_layer = {source.layer: content.settings.get("disableAllHooks") for source, content in loaded}
+    by_layer: dict[str, Any] = {}
+    for source, content in loaded:
+        if "disableAllHooks" in content.settings:
+            by_layer[source.layer] = content.settings["disableAllHooks"]
     for layer in ("managed", "local", "project", "user"):  # highest precedence first
         value = by_layer.get(layer)
         if isinstance(value, bool):
@@ -191,34 +308,49 @@ def _applies(spec: HookSpec, request: FireRequest, value: str | None, warnings: 
     return True
 
 
-def _unsupported(spec: HookSpec) -> str:
-    what = "async command" if spec.options.get("type") == "command" else spec.options.get("type")
-    return (
-        f"{spec.source}: {what} hook {spec.command!r} was not run: this hookd does not run "
-        f"{what} hooks yet"
-    )
-
-
-def prepare(spec: HookSpec, request: FireRequest, base_env: Mapping[str, str]) -> Launch:
+def prepare(spec: HookSpec, request: FireRequest, base_env: Mapping[str, str]) -> Prepared:
     project = first_root(request)
     payload = dict(request.payload)
     payload["hook_event_name"] = request.event
     payload.setdefault("cwd", project)
-    cwd = (
-        payload["cwd"]
-        if isinstance(payload["cwd"], str) and os.path.isdir(payload["cwd"])
-        else project
-    )
+    kind = spec.options.get("type", "command")
+    if kind in rules.CLIENT_HANDLER_TYPES:
+        return handlers.prepare_client(spec, request, payload)
     extra = {"CLAUDE_PROJECT_DIR": project, **request.env}
     effort = payload.get("effort")
     if isinstance(effort, dict) and isinstance(effort.get("level"), str):
         extra.setdefault("CLAUDE_EFFORT", effort["level"])
+    env_file = session_env_file(request)
+    if env_file is not None:
+        extra["CLAUDE_ENV_FILE"] = env_file
     env = hook_environment(base_env, extra)
+    if kind == "http":
+        return handlers.prepare_http(spec, payload, env)
     if spec.argv is None:
         argv: tuple[str, ...] = ("/bin/sh", "-c", spec.command)
     else:
         argv = tuple(_substitute(part, env) for part in spec.argv)
+    cwd = claude_output.hook_cwd(request)
     return Launch(argv=argv, stdin=json.dumps(payload).encode(), cwd=cwd, env=env)
+
+
+def session_env_file(request: FireRequest) -> str | None:
+    """``CLAUDE_ENV_FILE`` for SessionStart, Setup, CwdChanged and FileChanged: the
+    client's own path when its fire ``env`` names one, else a per-session file under the
+    state directory, created empty (0600) so that hooks can append to it."""
+    if request.event not in rules.ENV_FILE_EVENTS:
+        return None
+    given = request.env.get("CLAUDE_ENV_FILE")
+    if given:
+        return given
+    directory = session_directory(request.state_dir, "claude", request.session_id)
+    path = os.path.join(directory, "env.sh")
+    try:
+        os.makedirs(directory, mode=0o700, exist_ok=True)
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600))
+    except OSError:
+        return None  # the hook runs without it, as on events that have none
+    return path
 
 
 def _substitute(text: str, env: Mapping[str, str]) -> str:
@@ -228,146 +360,26 @@ def _substitute(text: str, env: Mapping[str, str]) -> str:
     return text
 
 
-def interpret(spec: HookSpec, request: FireRequest, outcome: ProcessOutcome) -> Verdict:
-    failure = timeout_error(outcome)
-    if failure:
-        return Verdict(error=failure)
-    event = request.event
-    if event in rules.OUTPUT_DISCARDED:
-        return Verdict()
-    code = outcome.exit_code
-    stdout = outcome.stdout_text
-    stderr = outcome.stderr_text.strip()
-    obj, schema_error = _parse_json(stdout)
-    if event == "WorktreeCreate" and code != 0:
-        return Verdict(blocks=True, decision="deny", reason=stderr or f"exit code {code}")
-    if code == 2:
-        return _exit_two(event, obj, stderr)
-    if obj is not None:
-        return _from_json(event, obj)
-    truncated = " (stdout was truncated at the output cap)" if outcome.stdout_truncated else ""
-    if schema_error:
-        return Verdict(error=f"hook error: {schema_error}{truncated}")
-    if code == 0:
-        text = stdout.strip()
-        if text and event in rules.PLAIN_STDOUT_IS_CONTEXT:
-            return Verdict(context=text)
-        return Verdict()
-    detail = first_line(stderr) or f"exit code {code}"
-    return Verdict(error=f"Failed with non-blocking status code {code}: {detail}{truncated}")
-
-
-def _exit_two(event: str, obj: dict[str, Any] | None, stderr: str) -> Verdict:
-    base = _from_json(event, obj) if obj is not None else Verdict()
-    if event in rules.EXIT2_BLOCKS:
-        reason = base.reason if base.blocks and base.reason else stderr
-        return Verdict(
-            blocks=True,
-            decision="deny",
-            reason=reason or "blocked by hook (exit code 2)",
-            context=base.context,
-            continue_=base.continue_,
-            stop_reason=base.stop_reason,
-            system_message=base.system_message,
-        )
-    if event in rules.EXIT2_FEEDS_CLAUDE:
-        return Verdict(
-            reason=stderr or None,
-            context=base.context,
-            continue_=base.continue_,
-            stop_reason=base.stop_reason,
-            system_message=base.system_message,
-        )
-    if event in rules.EXIT2_IGNORED:
-        return base
-    return Verdict(
-        error=f"hook error: {first_line(stderr)}" if stderr else None,
-        context=base.context,
-        system_message=base.system_message,
-        continue_=base.continue_,
-        stop_reason=base.stop_reason,
-    )
-
-
-_BOOL_FIELDS = ("continue", "suppressOutput")
-_STR_FIELDS = ("stopReason", "systemMessage", "reason", "decision", "terminalSequence")
-
-
-def _parse_json(stdout: str) -> tuple[dict[str, Any] | None, str | None]:
-    """Claude's rule: JSON only when stdout starts with ``{``; else plain text."""
-    text = stdout.lstrip()
-    if not text.startswith("{"):
-        return None, None
-    try:
-        obj = json.loads(text)
-    except json.JSONDecodeError:
-        return None, None
-    if not isinstance(obj, dict):
-        return None, None
-    for name in _BOOL_FIELDS:
-        if name in obj and not isinstance(obj[name], bool):
-            return None, f'"{name}" must be a boolean'
-    for name in _STR_FIELDS:
-        if name in obj and not isinstance(obj[name], str):
-            return None, f'"{name}" must be a string'
-    if "hookSpecificOutput" in obj and not isinstance(obj["hookSpecificOutput"], dict):
-        return None, '"hookSpecificOutput" must be an object'
-    return obj, None
-
-
-def _from_json(event: str, obj: dict[str, Any]) -> Verdict:
-    fields: dict[str, Any] = {
-        "continue_": obj.get("continue", True),
-        "stop_reason": obj.get("stopReason"),
-        "system_message": obj.get("systemMessage"),
-    }
-    specific = obj.get("hookSpecificOutput") or {}
-    context = specific.get("additionalContext")
-    if isinstance(context, str) and context and event in rules.ADDITIONAL_CONTEXT_EVENTS:
-        fields["context"] = context
-    decision = obj.get("decision")
-    if event == "PreToolUse":
-        fields.update(_pre_tool_use(specific, decision, obj.get("reason")))
-    elif event == "PermissionRequest":
-        fields.update(_permission_request(specific))
-    elif decision == "block" and event in rules.TOP_LEVEL_DECISION:
-        fields.update(blocks=True, decision="deny", reason=obj.get("reason") or "blocked by hook")
-    return Verdict(**fields)
-
-
-def _pre_tool_use(specific: dict[str, Any], legacy: Any, legacy_reason: Any) -> dict[str, Any]:
-    decision = specific.get("permissionDecision")
-    reason = specific.get("permissionDecisionReason")
-    if decision is None and legacy in ("approve", "block"):  # deprecated top-level form
-        decision, reason = ("allow" if legacy == "approve" else "deny"), legacy_reason
-    fields: dict[str, Any] = {}
-    if decision in ("allow", "deny", "ask", "defer"):
-        fields["decision"] = decision
-        fields["reason"] = reason if isinstance(reason, str) else None
-        fields["blocks"] = decision == "deny"
-        if decision == "defer":
-            fields["context"] = None  # ignored with defer
-    if "updatedInput" in specific and decision != "defer":
-        fields["has_updated_input"] = True
-        fields["updated_input"] = specific["updatedInput"]
-    return fields
-
-
-def _permission_request(specific: dict[str, Any]) -> dict[str, Any]:
-    decision = specific.get("decision")
-    if not isinstance(decision, dict):
+def fire_extras(request: FireRequest, reports: Sequence[HookReport]) -> dict[str, Any]:
+    """Result fields only Claude fires have: the ``CLAUDE_ENV_FILE`` the hooks got."""
+    if request.event not in rules.ENV_FILE_EVENTS:
         return {}
-    behavior = decision.get("behavior")
-    fields: dict[str, Any] = {}
-    if behavior in ("allow", "deny"):
-        fields["decision"] = behavior
-        fields["blocks"] = behavior == "deny"
-        message = decision.get("message")
-        fields["reason"] = message if isinstance(message, str) else None
-    if "updatedInput" in decision:
-        fields["has_updated_input"] = True
-        fields["updated_input"] = decision["updatedInput"]
-    return fields
+    return {"envFile": session_env_file(request)}
+
+
+def async_result(report: HookReport) -> dict[str, Any]:
+    """What a finished background hook tells the agent: its ``additionalContext`` and
+    ``systemMessage`` (decision fields have no effect), and for ``asyncRewake`` an exit
+    code 2 wakes the agent with stderr, or stdout when stderr is empty."""
+    verdict, outcome = report.verdict, report.outcome
+    rewake = bool(report.spec.options.get("asyncRewake")) and outcome.exit_code == 2
+    message = (outcome.stderr_text.strip() or outcome.stdout_text.strip()) if rewake else None
+    return {
+        "context": verdict.context,
+        "systemMessage": verdict.system_message,
+        "rewake": rewake,
+        "rewakeMessage": message,
+    }
 
 
 def native(request: FireRequest, combined: Mapping[str, Any]) -> dict[str, Any]:
@@ -404,10 +416,55 @@ def native(request: FireRequest, combined: Mapping[str, Any]) -> dict[str, Any]:
         out["reason"] = combined["reason"]
     if combined["context"] and event in rules.ADDITIONAL_CONTEXT_EVENTS:
         specific["additionalContext"] = combined["context"]
+    natives: Sequence[Mapping[str, Any]] = combined.get("natives", ())
+    specific.update(merge_specific(event, natives))
+    if event == "PermissionRequest" and "decision" in specific:
+        specific["decision"].update(_permission_extras(combined["decision"], natives))
+    sequences = "".join(n.get("terminalSequence", "") for n in natives)
+    if sequences:
+        out["terminalSequence"] = sequences
     if specific:
         out["hookSpecificOutput"] = {"hookEventName": event, **specific}
     return out
 
 
-def load_event(source: Source, event: str) -> tuple[HookSpec, ...]:
-    return tuple(load(source).hooks.get(event, ()))
+def merge_specific(event: str, natives: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Several hooks' pass-through ``hookSpecificOutput`` fields as one, by the rule
+    ``claude_rules.SPECIFIC_FIELDS`` gives each field (declaration order)."""
+    merged: dict[str, Any] = {}
+    for name, how in rules.SPECIFIC_FIELDS.get(event, {}).items():
+        values = [n[name] for n in natives if name in n]
+        if how == "with-action" or not values:
+            continue
+        if how == "last":
+            merged[name] = values[-1]
+        elif how == "join":
+            merged[name] = "\n\n".join(values)
+        elif how == "any":
+            merged[name] = any(values)
+        elif how == "union":
+            merged[name] = list(dict.fromkeys(path for value in values for path in value))
+        elif how == "strictest":
+            winner = max(
+                (n for n in natives if name in n),
+                key=lambda n: rules.ELICITATION_RANK[n[name]],
+            )
+            merged[name] = winner[name]
+            if "content" in winner and winner[name] == "accept":
+                merged["content"] = winner["content"]
+    return merged
+
+
+def _permission_extras(
+    decision: str | None, natives: Sequence[Mapping[str, Any]]
+) -> dict[str, Any]:
+    """``updatedPermissions`` of allowing hooks (all of them, in order) and ``interrupt``
+    from any denying hook."""
+    extras: dict[str, Any] = {}
+    if decision == "allow":
+        entries = [e for n in natives for e in n.get("updatedPermissions", ())]
+        if entries:
+            extras["updatedPermissions"] = entries
+    if decision == "deny" and any(n.get("interrupt") for n in natives):
+        extras["interrupt"] = True
+    return extras

@@ -179,3 +179,83 @@ def invalid_regex(matcher: str | None) -> bool:
     if matcher is None or matcher in ("", "*") or _EXACT.match(matcher):
         return False
     return _compile(matcher) is None
+
+
+DISCARDS_SYSTEM_MESSAGE = frozenset(
+    {
+        "InstructionsLoaded",
+        "Notification",
+        "WorktreeCreate",
+        "WorktreeRemove",
+        "PreCompact",
+        "PostCompact",
+        "SessionEnd",
+        "MessageDisplay",
+        "ConfigChange",
+        "Elicitation",
+        "ElicitationResult",
+    }
+)
+"""Events whose hooks' ``systemMessage`` Claude Code discards (each event's section)."""
+
+DISCARDS_CONTINUE = DISCARDS_SYSTEM_MESSAGE | {"CwdChanged", "FileChanged", "TaskCreated"}
+"""Events whose hooks' ``continue: false`` Claude Code discards or ignores."""
+
+SPECIFIC_FIELDS: dict[str, dict[str, str]] = {
+    "SessionStart": {
+        "initialUserMessage": "join",
+        "sessionTitle": "last",
+        "watchPaths": "union",
+        "reloadSkills": "any",
+    },
+    "PostToolUse": {
+        "updatedToolOutput": "last",
+        "updatedMCPToolOutput": "last",
+        "classifierContext": "join",
+    },
+    "PermissionDenied": {"retry": "any"},
+    "CwdChanged": {"watchPaths": "union"},
+    "FileChanged": {"watchPaths": "union"},
+    "MessageDisplay": {"displayContent": "last"},
+    "WorktreeCreate": {"worktreePath": "last"},
+    "Elicitation": {"action": "strictest", "content": "with-action"},
+    "ElicitationResult": {"action": "strictest", "content": "with-action"},
+}
+"""``hookSpecificOutput`` fields passed through to the agent, per event, and how the
+values of several hooks merge: ``last`` in declaration order wins (a warning names the
+others when they disagree), ``join`` with blank lines, ``union`` of lists in order,
+``any`` true wins, ``strictest`` action (cancel > decline > accept) with the ``content``
+of the hook whose action won."""
+
+ELICITATION_RANK = {"accept": 0, "decline": 1, "cancel": 2}
+
+ENV_FILE_EVENTS = frozenset({"SessionStart", "Setup", "CwdChanged", "FileChanged"})
+"""Events whose hooks get ``CLAUDE_ENV_FILE``."""
+
+CLIENT_HANDLER_TYPES = ("prompt", "agent", "mcp_tool")
+"""Handler types that need a model or an MCP connection: the calling client runs them."""
+
+PROMPT_EVENTS = frozenset(
+    {
+        "PermissionDenied",
+        "PermissionRequest",
+        "PostToolBatch",
+        "PostToolUse",
+        "PostToolUseFailure",
+        "PreToolUse",
+        "Stop",
+        "SubagentStop",
+        "TaskCompleted",
+        "TaskCreated",
+        "TeammateIdle",
+        "UserPromptExpansion",
+        "UserPromptSubmit",
+    }
+)
+"""Events that support ``prompt`` and ``agent`` handlers ("Prompt-based hooks")."""
+
+NO_HTTP_EVENTS = frozenset({"SessionStart", "Setup"})
+"""Events that support only ``command`` and ``mcp_tool`` handlers."""
+
+OUTPUT_CAP_CHARS = 10_000
+"""additionalContext, systemMessage and plain stdout, each ("JSON output")."""

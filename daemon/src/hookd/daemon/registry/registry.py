@@ -242,9 +242,16 @@ class Registry:
         module = DIALECTS[name]
         loaded: list[tuple[Source, Loaded]] = []
         warnings: list[str] = []
-        for source in self.sources_for(name, request.roots):
+        extra = [
+            Source(request.dialect, "hooks-dir", path, "hookdir")
+            for path in request.extra_hook_dirs
+        ]
+        for source in extra + self.sources_for(name, request.roots):
             if source.kind == "hookdir":
-                content = Loaded(hooks={request.event: module.load_event(source, request.event)})
+                found = module.load_event(source, request.event)
+                content = (
+                    found if isinstance(found, Loaded) else Loaded(hooks={request.event: found})
+                )
             else:
                 state = self._fresh(source)
                 content = state.loaded

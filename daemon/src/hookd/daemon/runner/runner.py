@@ -15,9 +15,11 @@ from typing import Any
 import trio
 
 from ..dialects import DIALECTS
-from ..dialects.base import Launch
+from ..dialects.base import ClientLaunch, HttpLaunch, Launch, Prepared
 from ..model import FireRequest, HookReport, HookSpec, ProcessOutcome
 from ..settings import Settings
+from .client_handler import AskClient, run_on_client
+from .http_post import post_json
 from .process import ProcessLimits, run_hook_process
 
 Progress = Callable[[str, dict[str, Any]], Awaitable[None]]
@@ -35,6 +37,7 @@ async def run_hooks(
     settings: Settings,
     base_env: Mapping[str, str],
     progress: Progress = _no_progress,
+    ask_client: AskClient | None = None,
 ) -> list[HookReport]:
     """Run every hook in ``specs`` and return their reports in declaration order."""
     module = DIALECTS[request.dialect.value]
@@ -42,18 +45,16 @@ async def run_hooks(
     reports: dict[int, HookReport] = {}
 
     async def run_one(index: int, spec: HookSpec) -> None:
-        launch = module.prepare(spec, request, base_env)
         remaining = max(0.0, deadline - trio.current_time())
-        limits = ProcessLimits(
-            timeout_s=min(spec.timeout_s, remaining),
-            output_cap_bytes=settings.output_cap_bytes,
-            term_grace_s=settings.term_grace_s,
-            drain_grace_s=settings.drain_grace_s,
-        )
         await progress("hook/started", _describe(index, spec))
         async with trio.open_nursery() as nursery:
             nursery.start_soon(_slow_notice, progress, index, spec, request.slow_threshold_s)
-            outcome = await _spawn(launch, limits)
+            outcome = await run_handler(
+                module.prepare(spec, request, base_env),
+                limits_for(settings, min(spec.timeout_s, remaining)),
+                ask_client,
+                request.client_handlers,
+            )
             nursery.cancel_scope.cancel()
         verdict = module.interpret(spec, request, outcome)
         report = HookReport(spec=spec, index=index, outcome=outcome, verdict=verdict)
@@ -68,6 +69,35 @@ async def run_hooks(
             for index, spec in enumerate(specs):
                 nursery.start_soon(run_one, index, spec)
     return [reports[i] for i in sorted(reports)]
+
+
+def limits_for(settings: Settings, timeout_s: float) -> ProcessLimits:
+    return ProcessLimits(
+        timeout_s=timeout_s,
+        output_cap_bytes=settings.output_cap_bytes,
+        term_grace_s=settings.term_grace_s,
+        drain_grace_s=settings.drain_grace_s,
+    )
+
+
+async def run_handler(
+    prepared: Prepared,
+    limits: ProcessLimits,
+    ask_client: AskClient | None = None,
+    offered: frozenset[str] = frozenset(),
+) -> ProcessOutcome:
+    """Run one prepared hook: a process, an HTTP request, or a request to the client."""
+    if isinstance(prepared, HttpLaunch):
+        return await post_json(
+            prepared.url,
+            prepared.headers,
+            prepared.body,
+            timeout_s=limits.timeout_s,
+            body_cap_bytes=limits.output_cap_bytes,
+        )
+    if isinstance(prepared, ClientLaunch):
+        return await run_on_client(prepared, ask_client, offered, timeout_s=limits.timeout_s)
+    return await _spawn(prepared, limits)
 
 
 async def _spawn(launch: Launch, limits: ProcessLimits) -> ProcessOutcome:
@@ -120,4 +150,5 @@ def hook_run(report: HookReport) -> dict[str, Any]:
         "decision": "deny" if verdict.blocks else verdict.decision,
         "stdoutTruncated": outcome.stdout_truncated,
         "stderrTruncated": outcome.stderr_truncated,
+        "spilled": list(verdict.spilled),
     }

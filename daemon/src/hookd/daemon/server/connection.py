@@ -13,6 +13,10 @@
   disconnected, with a log line saying why. Progress is best effort: dropped while more
   than ``PROGRESS_HIGH_WATER`` bytes are unsent, so it never holds up a fire. A client
   that accepts no bytes at all for ``WRITE_STALL_S`` is considered gone.
+* The daemon can ask the client too (``ask``: server-to-client requests such as
+  ``hook/run``); their answers are recognised by their ``hookd-`` string ids. A request
+  cancelled on our side sends ``$/cancelRequest`` to the client; a client that stops
+  reading before answering fails the request with a clear reason.
 * Any error in this connection's own code is logged and ends this connection only.
 """
 
@@ -23,6 +27,7 @@ import itertools
 import json
 import math
 import select
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import structlog
@@ -45,7 +50,9 @@ from hookd.protocol import (
     invalid_request_reason,
     notification,
 )
+from hookd.protocol import request as request_message
 
+from ..runner.client_handler import ClientCallFailed
 from .dispatch import dispatch_request
 
 if TYPE_CHECKING:
@@ -98,6 +105,9 @@ class Connection:
         self._changed = trio.Event()
         self._writer_done = trio.Event()
         self.dropped_progress = 0
+        self._asked: dict[str, trio.MemorySendChannel[dict[str, Any]]] = {}
+        self._ask_ids = itertools.count(1)
+        self._reading = True
 
     # lifecycle ---------------------------------------------------------------------
     async def serve(self) -> None:
@@ -108,6 +118,7 @@ class Connection:
                 self._nursery = nursery
                 nursery.start_soon(self._writer)
                 await self._read_loop(nursery)
+                self._stop_asking("the client closed the connection before answering")
                 await self._after_eof()
                 self._outbox_send.close()  # the writer sends what is queued, then ends
                 await self._writer_done.wait()
@@ -203,6 +214,50 @@ class Connection:
     def _frame(self, message: Any) -> bytes:
         return encode(dumps(message), self.decoder.framing or Framing.NDJSON)
 
+    # asking the client ---------------------------------------------------------------
+    async def ask(self, method: str, params: Mapping[str, Any]) -> Any:
+        """Send a request to the client and wait for its answer.
+
+        Raises:
+            ClientCallFailed: the client answered with an error, or can no longer answer.
+        """
+        if not self._reading:
+            raise ClientCallFailed("the client closed the connection")
+        request_id = f"hookd-{next(self._ask_ids)}"
+        send_channel, receive_channel = trio.open_memory_channel[dict[str, Any]](1)
+        self._asked[request_id] = send_channel
+        try:
+            self.send(request_message(method, dict(params), request_id))
+            try:
+                reply = await receive_channel.receive()
+            except trio.Cancelled:
+                self.send(notification(CANCEL_REQUEST, {"id": request_id}))
+                raise
+        finally:
+            del self._asked[request_id]
+        failure = reply.get("error")
+        if failure is not None:
+            if not isinstance(failure, dict):
+                raise ClientCallFailed(repr(failure))
+            code = failure.get("code")
+            text = str(failure.get("message"))
+            raise ClientCallFailed(text if code is None else f"{text} (error {code})")
+        return reply.get("result")
+
+    def _answered(self, message: dict[str, Any]) -> None:
+        channel = self._asked.get(message.get("id"))  # type: ignore[arg-type]
+        if channel is None:
+            log.debug("unexpected_response", id=message.get("id"))
+            return
+        with contextlib.suppress(trio.WouldBlock):  # a duplicate answer is ignored
+            channel.send_nowait(message)
+
+    def _stop_asking(self, why: str) -> None:
+        self._reading = False
+        for channel in self._asked.values():
+            with contextlib.suppress(trio.WouldBlock):
+                channel.send_nowait({"error": {"message": why}})
+
     # dispatch ----------------------------------------------------------------------
     async def _handle(self, body: bytes, nursery: trio.Nursery) -> None:
         try:
@@ -215,7 +270,8 @@ class Connection:
                 self._cancel(message)
                 return
             if "method" not in message and ("result" in message or "error" in message):
-                return  # a response to a server request: we send none yet
+                self._answered(message)
+                return
         items = message if isinstance(message, list) else [message]
         limit = self.daemon.settings.max_in_flight_per_connection
         if len(items) > limit:
@@ -328,6 +384,11 @@ class Connection:
     def _signal_change(self) -> None:
         self._changed.set()
         self._changed = trio.Event()
+
+    @property
+    def is_open(self) -> bool:
+        """Whether a message queued now can still reach the client."""
+        return not self._writer_done.is_set() and self in self.daemon.connections
 
     @property
     def in_flight(self) -> int:

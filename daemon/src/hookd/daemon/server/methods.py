@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from hookd.protocol import INVALID_PARAMS, PROGRESS, load_openrpc
+from hookd.protocol import HOOK_ASYNC_RESULT, INVALID_PARAMS, PROGRESS, load_openrpc, notification
 
 from ..firing import InvalidFire, fire, is_usable_path, parse_fire
 from .dispatch import JsonRpcError, Method, Success
@@ -22,9 +22,13 @@ async def fire_method(
     slowThresholdMs: Any = None,
     workDoneToken: Any = None,
     env: Any = None,
+    clientHandlers: Any = None,
+    hooksDirs: Any = None,
 ) -> Any:
     """Run the hooks of one agent event and return their combined result."""
     params = {
+        "clientHandlers": clientHandlers,
+        "hooksDirs": hooksDirs,
         "agent": agent,
         "event": event,
         "workspaceRoots": workspaceRoots or [],
@@ -42,10 +46,16 @@ async def fire_method(
         daemon.watcher.poke()
     notify = None
     if isinstance(workDoneToken, int | str) and not isinstance(workDoneToken, bool):
-        connection = ctx.connection
+        progress_connection = ctx.connection
 
         async def notify(value: dict[str, Any]) -> None:
-            connection.send_progress(PROGRESS, {"token": workDoneToken, "value": value})
+            progress_connection.send_progress(PROGRESS, {"token": workDoneToken, "value": value})
+
+    connection = ctx.connection
+
+    def deliver(result: dict[str, Any]) -> None:
+        if connection.is_open:
+            connection.send(notification(HOOK_ASYNC_RESULT, result))
 
     result = await fire(
         request,
@@ -54,6 +64,9 @@ async def fire_method(
         stats=daemon.stats,
         notify=notify,
         base_env=daemon.base_env,
+        ask_client=connection.ask if request.client_handlers else None,
+        background=daemon.background,
+        deliver=deliver,
     )
     return Success(result)
 

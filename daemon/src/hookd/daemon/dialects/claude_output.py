@@ -1,0 +1,372 @@
+"""What a finished Claude Code hook means: exit codes, JSON output, per-event fields.
+
+Reference: ``claude-code-hooks-reference-v2.1.240.md``, "Hook input and output", "HTTP
+response handling", each event's "decision control"/"output" section, and "Prompt-based
+hooks" (the ``{ok, reason}`` answers of ``prompt`` and ``agent`` handlers).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import replace
+from typing import Any
+
+from ..model import FireRequest, HookSpec, ProcessOutcome, Verdict
+from ..spill import cap_text, session_directory
+from . import claude_rules as rules
+from .base import first_line, first_root, timeout_error
+
+_BOOL_FIELDS = ("continue", "suppressOutput")
+_STR_FIELDS = ("stopReason", "systemMessage", "reason", "decision", "terminalSequence")
+_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")
+_TERMINAL_SEQUENCE = re.compile(
+    r"(?:\x1b\](?:0|1|2|9|99|777);[^\x07\x1b]*(?:\x07|\x1b\\)|\x07)+", re.DOTALL
+)
+
+
+def hook_cwd(request: FireRequest) -> str:
+    """Where a hook runs: the event's ``cwd`` when it is a directory, else the project."""
+    cwd = request.payload.get("cwd")
+    return cwd if isinstance(cwd, str) and os.path.isdir(cwd) else first_root(request)
+
+
+def interpret(spec: HookSpec, request: FireRequest, outcome: ProcessOutcome) -> Verdict:
+    verdict = _verdict(spec, request, outcome)
+    if (
+        request.event == "ConfigChange"
+        and request.payload.get("source") == "policy_settings"
+        and verdict.blocks
+    ):  # "policy_settings changes can't be blocked"
+        verdict = replace(verdict, blocks=False, decision=None)
+    return _capped(verdict, request)
+
+
+def _verdict(spec: HookSpec, request: FireRequest, outcome: ProcessOutcome) -> Verdict:
+    event = request.event
+    kind = spec.options.get("type", "command")
+    failure = timeout_error(outcome)
+    if failure:
+        if event == "WorktreeCreate":
+            return _worktree_failed(failure)
+        return Verdict(error=failure)
+    if event in rules.OUTPUT_DISCARDED:  # only terminalSequence is read
+        obj, _ = parse_json(outcome.stdout_text)
+        return Verdict(native=_terminal_sequence(obj))
+    if kind == "http":
+        return _from_http(event, request, outcome)
+    if kind in ("prompt", "agent"):
+        return _from_model(spec, event, outcome)
+    if kind == "mcp_tool":
+        return _from_mcp_tool(event, request, outcome)
+    return from_command(event, request, outcome)
+
+
+# command hooks -----------------------------------------------------------------------
+def from_command(event: str, request: FireRequest, outcome: ProcessOutcome) -> Verdict:
+    """Exit code 0 / 2 / other, JSON on stdout, plain stdout (reference "Exit code output")."""
+    code = outcome.exit_code
+    stdout = outcome.stdout_text
+    stderr = outcome.stderr_text.strip()
+    if event == "WorktreeCreate":
+        if code != 0:
+            return _worktree_failed(stderr or f"exit code {code}")
+        return _worktree_path(stdout, request)
+    obj, schema_error = parse_json(stdout)
+    if code == 2:
+        return _exit_two(event, obj, stderr)
+    if obj is not None:
+        return from_json(event, obj)
+    truncated = " (stdout was truncated at the output cap)" if outcome.stdout_truncated else ""
+    if schema_error:
+        return Verdict(error=f"hook error: {schema_error}{truncated}")
+    if code == 0:
+        text = stdout.strip()
+        if text and event in rules.PLAIN_STDOUT_IS_CONTEXT:
+            return Verdict(context=text)
+        return Verdict()
+    detail = first_line(stderr) or f"exit code {code}"
+    return Verdict(error=f"Failed with non-blocking status code {code}: {detail}{truncated}")
+
+
+def _exit_two(event: str, obj: dict[str, Any] | None, stderr: str) -> Verdict:
+    base = from_json(event, obj) if obj is not None else Verdict()
+    if event in ("Elicitation", "ElicitationResult"):
+        # "Exit code 2 denies the elicitation" / "changes the effective action to decline".
+        return replace(
+            base,
+            blocks=True,
+            decision="deny",
+            reason=stderr or None,
+            native={**base.native, "action": "decline"},
+        )
+    if event in rules.EXIT2_BLOCKS:
+        reason = base.reason if base.blocks and base.reason else stderr
+        return replace(
+            base, blocks=True, decision="deny", reason=reason or "blocked by hook (exit code 2)"
+        )
+    if event in rules.EXIT2_FEEDS_CLAUDE:
+        return replace(base, reason=stderr or None)
+    if event in rules.EXIT2_IGNORED:
+        return base
+    return replace(base, error=f"hook error: {first_line(stderr)}" if stderr else None)
+
+
+def parse_json(stdout: str) -> tuple[dict[str, Any] | None, str | None]:
+    """Claude's rule: JSON only when stdout starts with ``{``; else plain text.
+
+    Returns the object, or None and the schema error when a field has the wrong type.
+    """
+    text = stdout.lstrip()
+    if not text.startswith("{"):
+        return None, None
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError:
+        return None, None
+    if not isinstance(obj, dict):
+        return None, None
+    for name in _BOOL_FIELDS:
+        if name in obj and not isinstance(obj[name], bool):
+            return None, f'"{name}" must be a boolean'
+    for name in _STR_FIELDS:
+        if name in obj and not isinstance(obj[name], str):
+            return None, f'"{name}" must be a string'
+    if "hookSpecificOutput" in obj and not isinstance(obj["hookSpecificOutput"], dict):
+        return None, '"hookSpecificOutput" must be an object'
+    return obj, None
+
+
+def from_json(event: str, obj: dict[str, Any]) -> Verdict:
+    """The universal fields, the top-level decision and ``hookSpecificOutput``."""
+    fields: dict[str, Any] = {
+        "continue_": True if event in rules.DISCARDS_CONTINUE else obj.get("continue", True),
+        "stop_reason": obj.get("stopReason"),
+        "system_message": (
+            None if event in rules.DISCARDS_SYSTEM_MESSAGE else obj.get("systemMessage")
+        ),
+    }
+    specific = obj.get("hookSpecificOutput") or {}
+    context = specific.get("additionalContext")
+    if isinstance(context, str) and context and event in rules.ADDITIONAL_CONTEXT_EVENTS:
+        fields["context"] = context
+    decision = obj.get("decision")
+    native = {**_terminal_sequence(obj), **_specific_fields(event, specific)}
+    if event == "PreToolUse":
+        fields.update(_pre_tool_use(specific, decision, obj.get("reason")))
+    elif event == "PermissionRequest":
+        permission, extra = _permission_request(specific)
+        fields.update(permission)
+        native.update(extra)
+    elif decision == "block" and event in rules.TOP_LEVEL_DECISION:
+        fields.update(blocks=True, decision="deny", reason=obj.get("reason") or "blocked by hook")
+    return Verdict(**fields, native=native)
+
+
+def _pre_tool_use(specific: dict[str, Any], legacy: Any, legacy_reason: Any) -> dict[str, Any]:
+    decision = specific.get("permissionDecision")
+    reason = specific.get("permissionDecisionReason")
+    if decision is None and legacy in ("approve", "block"):  # deprecated top-level form
+        decision, reason = ("allow" if legacy == "approve" else "deny"), legacy_reason
+    fields: dict[str, Any] = {}
+    if decision in ("allow", "deny", "ask", "defer"):
+        fields["decision"] = decision
+        fields["reason"] = reason if isinstance(reason, str) else None
+        fields["blocks"] = decision == "deny"
+        if decision == "defer":
+            fields["context"] = None  # "Ignored when permissionDecision is defer"
+    if "updatedInput" in specific and decision != "defer":
+        fields["has_updated_input"] = True
+        fields["updated_input"] = specific["updatedInput"]
+    return fields
+
+
+def _permission_request(specific: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """``decision.behavior`` allow/deny, with its allow-only and deny-only fields."""
+    decision = specific.get("decision")
+    if not isinstance(decision, dict):
+        return {}, {}
+    behavior = decision.get("behavior")
+    fields: dict[str, Any] = {}
+    extra: dict[str, Any] = {}
+    if behavior == "allow":
+        fields.update(decision="allow")
+        if "updatedInput" in decision:
+            fields.update(has_updated_input=True, updated_input=decision["updatedInput"])
+        if isinstance(decision.get("updatedPermissions"), list):
+            extra["updatedPermissions"] = decision["updatedPermissions"]
+    elif behavior == "deny":
+        message = decision.get("message")
+        fields.update(
+            decision="deny", blocks=True, reason=message if isinstance(message, str) else None
+        )
+        if decision.get("interrupt") is True:
+            extra["interrupt"] = True
+    return fields, extra
+
+
+def _specific_fields(event: str, specific: dict[str, Any]) -> dict[str, Any]:
+    """The per-event ``hookSpecificOutput`` fields passed through (``SPECIFIC_FIELDS``),
+    each kept only when its value has the documented type."""
+    kept: dict[str, Any] = {}
+    for name, how in rules.SPECIFIC_FIELDS.get(event, {}).items():
+        if name not in specific:
+            continue
+        value = specific[name]
+        if how == "union" and not (
+            isinstance(value, list) and all(isinstance(v, str) for v in value)
+        ):
+            continue
+        if how == "any" and not isinstance(value, bool):
+            continue
+        if how == "join" and not isinstance(value, str):
+            continue
+        if how == "strictest" and value not in rules.ELICITATION_RANK:
+            continue
+        kept[name] = value
+    return kept
+
+
+def _terminal_sequence(obj: dict[str, Any] | None) -> dict[str, Any]:
+    """``terminalSequence`` when every byte of it is on the allowlist (OSC 0/1/2/9/99/777
+    and BEL); "anything outside the allowlist" means the field is ignored."""
+    value = (obj or {}).get("terminalSequence")
+    if isinstance(value, str) and value and _TERMINAL_SEQUENCE.fullmatch(value):
+        return {"terminalSequence": value}
+    return {}
+
+
+# WorktreeCreate ----------------------------------------------------------------------
+def _worktree_failed(why: str) -> Verdict:
+    return Verdict(blocks=True, decision="deny", reason=f"worktree creation failed: {why}")
+
+
+def _worktree_path(stdout: str, request: FireRequest) -> Verdict:
+    """ "Print the path as the last non-empty line of stdout" (ANSI codes stripped); a
+    relative path resolves against the directory the hook ran in."""
+    lines = [line.strip() for line in _ANSI.sub("", stdout).splitlines() if line.strip()]
+    if not lines:
+        return _worktree_failed("the hook printed no path")
+    return _checked_worktree(lines[-1], request)
+
+
+def _checked_worktree(path: str, request: FireRequest) -> Verdict:
+    if os.path.isabs(path):
+        parts = path.replace("\\", "/").split("/")
+        if "." in parts or ".." in parts:
+            return _worktree_failed(f"{path!r} is absolute and contains '.' or '..' segments")
+        resolved = path
+    else:
+        resolved = os.path.normpath(os.path.join(hook_cwd(request), path))
+    return Verdict(native={"worktreePath": resolved})
+
+
+# HTTP hooks --------------------------------------------------------------------------
+def _from_http(event: str, request: FireRequest, outcome: ProcessOutcome) -> Verdict:
+    """ "HTTP response handling": 2xx empty = success, 2xx JSON object = parsed like a
+    command's JSON, anything else = a non-blocking error (WorktreeCreate: a failure)."""
+    status = outcome.http_status or 0
+    body = outcome.stdout_text.strip()
+    problem: str | None = None
+    obj: dict[str, Any] | None = None
+    if not 200 <= status < 300:
+        problem = f"HTTP status {status}" + (f": {first_line(body)[:200]}" if body else "")
+    elif body:
+        obj, schema_error = parse_json(body)
+        if schema_error:
+            problem = f"the response JSON is invalid: {schema_error}"
+        elif obj is None:
+            problem = "the response body is not a JSON object; it was not used"
+    if event == "WorktreeCreate":
+        path = ((obj or {}).get("hookSpecificOutput") or {}).get("worktreePath")
+        if problem or not isinstance(path, str) or not path:
+            return _worktree_failed(
+                problem or "the response has no hookSpecificOutput.worktreePath"
+            )
+        return _checked_worktree(path, request)
+    if problem:
+        return Verdict(error=f"HTTP hook: {problem}")
+    return from_json(event, obj) if obj is not None else Verdict()
+
+
+# handlers the client runs ------------------------------------------------------------
+def _from_mcp_tool(event: str, request: FireRequest, outcome: ProcessOutcome) -> Verdict:
+    """An MCP ``CallToolResult``: its text content is read like a command's stdout on
+    exit 0; ``isError: true`` is a non-blocking error."""
+    answer = _answer(outcome)
+    if not isinstance(answer, dict) or not isinstance(answer.get("content", []), list):
+        return Verdict(error="mcp_tool hook: the client's answer is not an MCP tool result")
+    texts = [
+        item["text"]
+        for item in answer.get("content", [])
+        if isinstance(item, dict)
+        and item.get("type") == "text"
+        and isinstance(item.get("text"), str)
+    ]
+    text = "\n".join(texts)
+    if answer.get("isError") is True:
+        return Verdict(error=f"mcp_tool hook: the tool reported an error: {first_line(text)}")
+    as_stdout = ProcessOutcome(0, text.encode(), b"", outcome.duration_ms)
+    return from_command(event, request, as_stdout)
+
+
+def _from_model(spec: HookSpec, event: str, outcome: ProcessOutcome) -> Verdict:
+    """``{ok, reason, impossible}`` with the per-event meaning of ``ok: false``
+    ("Response schema"); agent handlers act as ``continueOnBlock: true``."""
+    answer = _answer(outcome)
+    kind = spec.options.get("type")
+    if not isinstance(answer, dict) or not isinstance(answer.get("ok"), bool):
+        return Verdict(error=f'{kind} hook: the answer is not {{"ok": true|false, "reason": ...}}')
+    if answer["ok"]:
+        return Verdict()
+    reason = answer.get("reason") if isinstance(answer.get("reason"), str) else None
+    reason = reason or f"{kind} hook returned ok: false"
+    handler = spec.options.get("handler", {})
+    keep_going = kind == "agent" or handler.get("continueOnBlock") is True
+    blocked = Verdict(blocks=True, decision="deny", reason=reason)
+    ends_turn = Verdict(continue_=False, stop_reason=reason)
+    if event in ("Stop", "SubagentStop"):
+        if kind == "prompt" and answer.get("impossible") is True:
+            return Verdict()  # the condition can never hold: let the turn end
+        return blocked
+    if event in ("PreToolUse", "PostToolUse", "TeammateIdle"):
+        if keep_going:
+            return blocked
+        return (
+            replace(blocked, continue_=False, stop_reason=reason)
+            if event == "PreToolUse"
+            else ends_turn
+        )
+    if event in ("PermissionRequest", "PermissionDenied"):
+        return Verdict()  # "ok: false has no effect"
+    return blocked
+
+
+def _answer(outcome: ProcessOutcome) -> Any:
+    try:
+        return json.loads(outcome.stdout)
+    except ValueError:
+        return None
+
+
+# output caps -------------------------------------------------------------------------
+def _capped(verdict: Verdict, request: FireRequest) -> Verdict:
+    """Each text over 10,000 characters goes to a file; a preview and the path stay."""
+    directory = session_directory(request.state_dir, "claude", request.session_id)
+    changes: dict[str, Any] = {}
+    spilled: list[dict[str, Any]] = []
+    for attribute, field in (
+        ("context", "additionalContext"),
+        ("system_message", "systemMessage"),
+        ("reason", "reason"),
+    ):
+        text = getattr(verdict, attribute)
+        if isinstance(text, str) and len(text) > rules.OUTPUT_CAP_CHARS:
+            capped = cap_text(text, cap=rules.OUTPUT_CAP_CHARS, field=field, directory=directory)
+            changes[attribute] = capped.text
+            if capped.spill is not None:
+                spilled.append(capped.spill)
+    if not changes:
+        return verdict
+    return replace(verdict, **changes, spilled=verdict.spilled + tuple(spilled))

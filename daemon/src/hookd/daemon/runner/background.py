@@ -1,0 +1,134 @@
+"""Background (``async``) hooks: started by a fire, finished on the daemon's own time.
+
+A fire does not wait for them. Each runs in the daemon's background nursery with its own
+timeout (so daemon shutdown kills them like any hook). When one finishes, what it tells
+the agent is delivered twice over, so it is never lost: at once as a ``hook/asyncResult``
+notification to the connection that fired it (if still open), and in the
+``asyncResults`` of the next fire of the same agent session. Each result has an ``id`` so
+an agent that sees both can drop the second.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import structlog
+import trio
+
+from ..dialects import DIALECTS
+from ..model import FireRequest, HookReport, HookSpec
+from ..settings import Settings
+from .runner import limits_for, run_handler
+
+log = structlog.get_logger("hookd.background")
+
+Deliver = Callable[[dict[str, Any]], None]
+Summarize = Callable[[HookReport], dict[str, Any]]
+MAX_PER_SESSION = 100
+MAX_SESSIONS = 1000
+
+
+class BackgroundHooks:
+    """Runs background hooks and keeps their results per session until fetched."""
+
+    def __init__(self, settings: Settings, base_env: Mapping[str, str]) -> None:
+        self.settings = settings
+        self.base_env = base_env
+        self._nursery: trio.Nursery | None = None
+        self._ids = itertools.count(1)
+        self._waiting: OrderedDict[tuple[str, str], list[dict[str, Any]]] = OrderedDict()
+        self.running = 0
+        self.finished = 0
+        self.dropped = 0
+
+    async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+        """Host the background nursery until cancelled (daemon shutdown kills the hooks)."""
+        async with trio.open_nursery() as nursery:
+            self._nursery = nursery
+            task_status.started()
+            await trio.sleep_forever()
+
+    def start(
+        self,
+        request: FireRequest,
+        spec: HookSpec,
+        summarize: Summarize,
+        deliver: Deliver | None,
+    ) -> dict[str, Any]:
+        """Start ``spec`` in the background; the entry describing it in the fire result."""
+        entry = {
+            "id": f"async-{next(self._ids)}",
+            "dialect": spec.dialect.value,
+            "event": request.event,
+            "source": spec.source,
+            "layer": spec.layer,
+            "command": spec.command,
+            "sessionId": request.session_id,
+        }
+        if self._nursery is None:
+            raise RuntimeError("background hooks are not running (BackgroundHooks.run)")
+        self.running += 1
+        self._nursery.start_soon(self._run_one, request, spec, summarize, deliver, entry)
+        return entry
+
+    async def _run_one(
+        self,
+        request: FireRequest,
+        spec: HookSpec,
+        summarize: Summarize,
+        deliver: Deliver | None,
+        entry: dict[str, Any],
+    ) -> None:
+        module = DIALECTS[request.dialect.value]
+        started = time.perf_counter()
+        try:
+            outcome = await run_handler(
+                module.prepare(spec, request, self.base_env),
+                limits_for(self.settings, spec.timeout_s),
+            )
+            verdict = module.interpret(spec, request, outcome)
+            report = HookReport(spec=spec, index=0, outcome=outcome, verdict=verdict)
+            result = {
+                **entry,
+                "exitCode": outcome.exit_code,
+                "timedOut": outcome.timed_out,
+                "durationMs": round((time.perf_counter() - started) * 1000, 3),
+                "error": verdict.error,
+                **summarize(report),
+            }
+        except Exception:  # a bug here must not take the daemon's nursery down
+            log.exception("async_hook_failed", source=spec.source)
+            return
+        finally:
+            self.running -= 1
+        self.finished += 1
+        log.info("async_hook_finished", source=spec.source, exit_code=outcome.exit_code)
+        self._keep(request, result)
+        if deliver is not None:
+            deliver(result)
+
+    def _keep(self, request: FireRequest, result: dict[str, Any]) -> None:
+        session = request.session_id
+        if session is None:
+            return
+        key = (request.dialect.value, session)
+        waiting = self._waiting.setdefault(key, [])
+        self._waiting.move_to_end(key)
+        waiting.append(result)
+        if len(waiting) > MAX_PER_SESSION:
+            del waiting[0]
+            self.dropped += 1
+        while len(self._waiting) > MAX_SESSIONS:
+            _, lost = self._waiting.popitem(last=False)
+            self.dropped += len(lost)
+
+    def take(self, request: FireRequest) -> list[dict[str, Any]]:
+        """The finished results waiting for this fire's session (removed once taken)."""
+        session = request.session_id
+        if session is None:
+            return []
+        return self._waiting.pop((request.dialect.value, session), [])

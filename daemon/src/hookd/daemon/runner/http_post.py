@@ -1,0 +1,152 @@
+"""POST one HTTP hook request: h11 (sans-IO HTTP/1.1) over trio streams.
+
+No thread and no second event loop: the request lives in the hook's own cancel scope, so
+its timeout and a fire's cancellation stop it like a process. The response body is
+capped like a process's stdout. Every failure is an outcome, never an exception.
+"""
+
+from __future__ import annotations
+
+import ssl
+import time
+from urllib.parse import urlsplit
+
+import h11
+import trio
+
+from ..model import ProcessOutcome
+
+_READ_CHUNK = 65536
+USER_AGENT = "hookd"
+
+
+class UnusableUrl(ValueError):
+    """The URL cannot be requested; the message says why."""
+
+
+def split_url(url: str) -> tuple[str, str, int, str]:
+    """``(scheme, host, port, target)`` of an http(s) URL.
+
+    Raises:
+        UnusableUrl: not http/https, no host, or a bad port.
+    """
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https"):
+        raise UnusableUrl(f"{url!r} is not an http:// or https:// URL")
+    if not parts.hostname:
+        raise UnusableUrl(f"{url!r} has no host")
+    try:
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+    except ValueError as exc:
+        raise UnusableUrl(f"{url!r}: {exc}") from None
+    target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    return parts.scheme, parts.hostname, port, target
+
+
+async def post_json(
+    url: str,
+    headers: tuple[tuple[str, str], ...],
+    body: bytes,
+    *,
+    timeout_s: float,
+    body_cap_bytes: int,
+) -> ProcessOutcome:
+    """POST ``body`` as ``application/json`` and describe the answer."""
+    started = time.perf_counter()
+
+    def elapsed() -> float:
+        return round((time.perf_counter() - started) * 1000, 3)
+
+    try:
+        scheme, host, port, target = split_url(url)
+    except UnusableUrl as exc:
+        return ProcessOutcome(None, b"", b"", elapsed(), spawn_error=str(exc))
+    status: int | None = None
+    received = bytearray()
+    truncated = False
+    failure: str | None = None
+    with trio.move_on_after(timeout_s) as scope:
+        try:
+            status, received, truncated = await _exchange(
+                scheme, host, port, target, headers, body, body_cap_bytes
+            )
+        except (OSError, trio.BrokenResourceError, h11.ProtocolError, ssl.SSLError) as exc:
+            failure = f"request to {url} failed: {_describe(exc)}"
+    if scope.cancelled_caught:
+        return ProcessOutcome(None, b"", b"", elapsed(), timed_out=True)
+    if failure is not None:
+        return ProcessOutcome(None, b"", b"", elapsed(), spawn_error=failure)
+    return ProcessOutcome(
+        None, bytes(received), b"", elapsed(), http_status=status, stdout_truncated=truncated
+    )
+
+
+async def _exchange(
+    scheme: str,
+    host: str,
+    port: int,
+    target: str,
+    headers: tuple[tuple[str, str], ...],
+    body: bytes,
+    cap: int,
+) -> tuple[int, bytearray, bool]:
+    stream: trio.abc.Stream = await trio.open_tcp_stream(host, port)
+    try:
+        if scheme == "https":
+            tls = trio.SSLStream(
+                stream, ssl.create_default_context(), server_hostname=host, https_compatible=True
+            )
+            await tls.do_handshake()
+            stream = tls
+        connection = h11.Connection(h11.CLIENT)
+        authority = host if port in (80, 443) else f"{host}:{port}"
+        request = h11.Request(
+            method="POST",
+            target=target,
+            headers=[
+                ("Host", authority),
+                ("User-Agent", USER_AGENT),
+                ("Content-Type", "application/json"),
+                ("Content-Length", str(len(body))),
+                ("Connection", "close"),
+                *headers,
+            ],
+        )
+        await stream.send_all(
+            connection.send(request)
+            + connection.send(h11.Data(data=body))
+            + connection.send(h11.EndOfMessage())
+        )
+        return await _read_response(stream, connection, cap)
+    finally:
+        with trio.CancelScope(shield=True):
+            await trio.aclose_forcefully(stream)
+
+
+async def _read_response(
+    stream: trio.abc.Stream, connection: h11.Connection, cap: int
+) -> tuple[int, bytearray, bool]:
+    status = 0
+    received = bytearray()
+    truncated = False
+    while True:
+        event = connection.next_event()
+        if event is h11.NEED_DATA:
+            connection.receive_data(bytes(await stream.receive_some(_READ_CHUNK)))
+        elif isinstance(event, h11.InformationalResponse):
+            continue
+        elif isinstance(event, h11.Response):
+            status = event.status_code
+        elif isinstance(event, h11.Data):
+            room = cap - len(received)
+            if len(event.data) > room:
+                truncated = True
+            received += event.data[: max(room, 0)]
+        else:  # EndOfMessage or ConnectionClosed
+            return status, received, truncated
+
+
+def _describe(exc: BaseException) -> str:
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    return str(exc) or type(exc).__name__
