@@ -400,3 +400,29 @@ async def test_empty_output_means_no_control(rpc, workspace) -> None:
     assert result["context"] is None
     assert result["native"] == {}
     assert [h["error"] for h in result["hooks"]] == [None, None]
+
+
+async def test_hooks_dirs_named_by_the_client_are_searched_first(rpc, workspace, tmp_path) -> None:
+    """The CLI's --hooks-dir: the client names extra folders in the fire ("hooksDirs", or
+    CLINE_HOOKS_DIR in its env); their hooks run first, before the usual folders."""
+    extra, from_env = tmp_path / "ci-hooks", tmp_path / "env-hooks"
+    emit(extra, "PreToolUse.sh", {"context": "from --hooks-dir"})
+    emit(from_env, "PreToolUse.sh", {"context": "from CLINE_HOOKS_DIR"})
+    emit(hooks_dir(workspace), "PreToolUse.sh", {"context": "from workspace"})
+
+    result = await fire(rpc, workspace, hooksDirs=[str(extra)],
+                        env={"CLINE_HOOKS_DIR": str(from_env)})  # fmt: skip
+    plain_fire = await fire(rpc, workspace)
+
+    assert [h["layer"] for h in result["hooks"]] == ["hooks-dir", "hooks-dir", "workspace"]
+    assert result["context"].index("--hooks-dir") < result["context"].index("workspace")
+    assert [h["layer"] for h in plain_fire["hooks"]] == ["workspace"]
+
+
+async def test_hooks_dirs_are_refused_for_settings_dialects(rpc, workspace, tmp_path) -> None:
+    reply = await rpc.recv_response(await rpc.start("fire", {
+        "agent": "claude", "event": "Stop", "workspaceRoots": [str(workspace)],
+        "hooksDirs": [str(tmp_path)]}))  # fmt: skip
+
+    assert reply["error"]["code"] == -32602
+    assert "file-hook dialects" in reply["error"]["data"]
