@@ -353,7 +353,6 @@ def _answer(outcome: ProcessOutcome) -> Any:
 # output caps -------------------------------------------------------------------------
 def _capped(verdict: Verdict, request: FireRequest) -> Verdict:
     """Each text over 10,000 characters goes to a file; a preview and the path stay."""
-    directory = session_directory(request.state_dir, "claude", request.session_id)
     changes: dict[str, Any] = {}
     spilled: list[dict[str, Any]] = []
     for attribute, field in (
@@ -363,6 +362,7 @@ def _capped(verdict: Verdict, request: FireRequest) -> Verdict:
     ):
         text = getattr(verdict, attribute)
         if isinstance(text, str) and len(text) > rules.OUTPUT_CAP_CHARS:
+            directory = session_directory(request.state_dir, "claude", request.session_id)
             capped = cap_text(text, cap=rules.OUTPUT_CAP_CHARS, field=field, directory=directory)
             changes[attribute] = capped.text
             if capped.spill is not None:
