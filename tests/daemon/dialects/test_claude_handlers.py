@@ -429,3 +429,18 @@ async def test_managed_dropins_run_and_allow_managed_hooks_only(
     assert log.read_text() == "audit\n"
     assert [h["layer"] for h in result["hooks"]] == ["managed"]
     assert "allowManagedHooksOnly" in result["warnings"][-1]
+
+
+async def test_session_end_hooks_share_a_short_budget(rpc, workspace, tmp_path) -> None:
+    """SessionEnd: 1.5 s shared budget, raised to the longest explicit timeout (max 60)."""
+    gate = Gate(tmp_path / "gate")
+    project(workspace, claude_settings("SessionEnd", command(gate.wait_command)))
+    listed_default = await fire(rpc, workspace, "SessionEnd", {"reason": "other"})
+    project(workspace, claude_settings("SessionEnd", command("true"), command("true # 2", timeout=5),
+                                       command("true # 3", timeout=900)))  # fmt: skip
+    raised = await fire(rpc, workspace, "SessionEnd", {"reason": "other"})
+
+    assert listed_default["hooks"][0]["timedOut"] is True
+    assert 1400 <= listed_default["hooks"][0]["durationMs"] < 10_000
+    assert [h["timeoutMs"] for h in raised["hooks"]] == [60_000] * 3
+    assert listed_default["hooks"][0]["timeoutMs"] == 1500

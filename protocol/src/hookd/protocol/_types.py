@@ -42,6 +42,7 @@ class HookRun(TypedDict):
     command: str
     exitCode: int | None
     durationMs: float
+    timeoutMs: int
     timedOut: bool
     error: str | None
     blocked: bool

@@ -154,6 +154,7 @@ def _make_handler(
             "async": kind == "command" and bool(handler.get("async") or handler.get("asyncRewake")),
             "asyncRewake": kind == "command" and handler.get("asyncRewake") is True,
             "handler": dict(handler),
+            "explicitTimeout": "timeout" in handler,
         },
     )
 
@@ -237,12 +238,23 @@ def select(
             if spec.options.get("type") == "http" and policy.env_allowlist is not None:
                 spec = replace(spec, options={**spec.options, "httpEnvAllow": policy.env_allowlist})
             chosen.append(spec)
+    if request.event == "SessionEnd":
+        chosen = _session_end_budget(chosen)
     if held_back:
         warnings.append(
             f"{held_back} hook(s) from user, project or local settings were not run: managed "
             "settings set allowManagedHooksOnly"
         )
     return chosen, warnings
+
+
+def _session_end_budget(specs: list[HookSpec]) -> list[HookSpec]:
+    """ "SessionEnd hooks share a 1.5-second budget; if your settings set a longer
+    per-hook timeout, Claude Code raises the budget to match, up to 60 seconds." They run
+    concurrently, so a shared budget is each hook's timeout."""
+    explicit = [s.timeout_s for s in specs if s.options.get("explicitTimeout")]
+    budget = min(rules.SESSION_END_MAX_BUDGET_S, max([rules.SESSION_END_BUDGET_S, *explicit]))
+    return [replace(spec, timeout_s=budget) for spec in specs]
 
 
 def _not_runnable(spec: HookSpec, event: str, policy: _Policy) -> str | None:

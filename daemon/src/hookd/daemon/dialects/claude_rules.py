@@ -139,6 +139,8 @@ ADDITIONAL_CONTEXT_EVENTS = frozenset(
 
 DEFAULT_TIMEOUT_S: dict[str, float] = {"UserPromptSubmit": 30.0, "MessageDisplay": 10.0}
 COMMAND_TIMEOUT_S = 600.0
+SESSION_END_BUDGET_S = 1.5
+SESSION_END_MAX_BUDGET_S = 60.0
 
 _EXACT = re.compile(r"^[A-Za-z0-9_\-, |]+$")
 _EXACT_NARROW = re.compile(r"^[A-Za-z0-9_|]+$")

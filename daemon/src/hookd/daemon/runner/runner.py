@@ -144,6 +144,7 @@ def hook_run(report: HookReport) -> dict[str, Any]:
         **_describe(report.index, report.spec),
         "exitCode": outcome.exit_code,
         "durationMs": outcome.duration_ms,
+        "timeoutMs": round(report.spec.timeout_s * 1000),
         "timedOut": outcome.timed_out,
         "error": error,
         "blocked": verdict.blocks,
