@@ -93,13 +93,15 @@ def from_command(event: str, request: FireRequest, outcome: ProcessOutcome) -> V
 def _exit_two(event: str, obj: dict[str, Any] | None, stderr: str) -> Verdict:
     base = from_json(event, obj) if obj is not None else Verdict()
     if event in ("Elicitation", "ElicitationResult"):
-        # "Exit code 2 denies the elicitation" / "changes the effective action to decline".
+        # "Exit code 2 denies the elicitation" / "changes the effective action to decline";
+        # "an exit-2 hook's hookSpecificOutput is ignored".
+        native = {k: v for k, v in base.native.items() if k == "terminalSequence"}
         return replace(
             base,
             blocks=True,
             decision="deny",
             reason=stderr or None,
-            native={**base.native, "action": "decline"},
+            native={**native, "action": "decline"},
         )
     if event in rules.EXIT2_BLOCKS:
         reason = base.reason if base.blocks and base.reason else stderr
