@@ -17,3 +17,5 @@ class CombinePolicy:
     """Whose ``reason`` reaches the combined result: blocking hooks only, or every hook."""
     single_verbatim: bool = False
     """With exactly one hook, pass its texts through untouched (Cline's legacy runner)."""
+    context_when_blocked: bool = True
+    """Keep the hooks' context when the outcome is a block (the Cline SDK injects none)."""

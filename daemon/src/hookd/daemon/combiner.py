@@ -37,7 +37,11 @@ def combine(reports: Sequence[HookReport], policy: CombinePolicy) -> dict[str, A
         "reason": _join(
             [v.reason for v in reason_sources], policy.reason_separator, policy, verbatim
         ),
-        "context": _join([v.context for v in verdicts], policy.context_separator, policy, verbatim),
+        "context": (
+            _join([v.context for v in verdicts], policy.context_separator, policy, verbatim)
+            if policy.context_when_blocked or not blocked
+            else None
+        ),
         "updatedInput": updated,
         "updatedInputFrom": updated_from,
         "continue": all(v.continue_ for v in verdicts),

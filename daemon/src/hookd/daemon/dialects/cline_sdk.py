@@ -3,7 +3,10 @@
 Reference: ``cline-sdk-file-hooks.md``; behaviour notes: ``cline-implementation.md`` (runner
 "C"). Event names are matched case-insensitively; several files per event all run, in
 the order of their full paths under JavaScript's ``localeCompare`` (what the SDK sorts
-with); tool events run one after another, lifecycle events concurrently.
+with); tool events run one after another and their output controls the tool call;
+lifecycle events run concurrently and their output is ignored, as the SDK's
+fire-and-forget lifecycle hooks' is. PreCompact files are found but never run ("not
+wired for file hooks today").
 """
 
 from __future__ import annotations
@@ -44,16 +47,24 @@ SDK_EVENT: dict[str, str] = {
     "SessionShutdown": "session_shutdown",
 }
 EVENTS: tuple[str, ...] = tuple(SDK_EVENT)
-_BY_LOWER = {name.lower(): name for name in EVENTS} | {v: k for k, v in SDK_EVENT.items()}
+_FILE_EVENT = {name.lower(): name for name in EVENTS}
+"""Hook file stems (lowercased) → event: only the file names, never ``tool_call.sh``."""
+_BY_LOWER = _FILE_EVENT | {v: k for k, v in SDK_EVENT.items()}
+"""Fire event names: the file names and the SDK's own hook names, any case."""
+NOT_WIRED = frozenset({"PreCompact"})
+"""Events whose files the SDK discovers but never runs."""
 EXTENSIONS = frozenset(
     {"", ".sh", ".bash", ".zsh", ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".py", ".ps1"}
 )
 SEQUENTIAL_EVENTS = frozenset({"PreToolUse", "PostToolUse"})
+"""The SDK's blocking events: awaited one by one, and their output is a control."""
 TIMEOUT_S = 120.0
 CONTEXT_CAP = 50_000
 TRUNCATION_MARKER = "\n[hook context truncated: exceeded 50000 characters]"
 CONTROL_PREFIX = "HOOK_CONTROL\t"
-POLICY = CombinePolicy(context_separator="\n", reason_separator="\n", trim=False)
+POLICY = CombinePolicy(
+    context_separator="\n", reason_separator="\n", trim=False, context_when_blocked=False
+)
 
 _listing_cache: dict[str, tuple[tuple[int, int, int], dict[str, tuple[str, ...]], int]] = {}
 
@@ -134,8 +145,8 @@ def _listing(directory: str) -> dict[str, tuple[str, ...]]:
         stem, ext = os.path.splitext(entry.name)
         if ext.lower() not in EXTENSIONS:
             continue
-        event = _BY_LOWER.get(stem.strip().lower())
-        if event in SDK_EVENT:
+        event = _FILE_EVENT.get(stem.strip().lower())
+        if event is not None:
             found.setdefault(event, []).append(entry.path)
     result = {event: tuple(sorted(paths, key=locale_compare_key)) for event, paths in found.items()}
     _listing_cache[directory] = (signature, result, listed_at)
@@ -151,6 +162,12 @@ def select(
 ) -> tuple[list[HookSpec], list[str]]:
     chosen = hooks_by_file(loaded, request.event)
     chosen.sort(key=lambda spec: locale_compare_key(spec.source))
+    if request.event in NOT_WIRED and chosen:
+        names = ", ".join(spec.source for spec in chosen)
+        return [], [
+            f"{request.event} file hooks are not run: the Cline SDK does not wire "
+            f"{request.event} for file hooks; ignored: {names}"
+        ]
     return chosen, []
 
 
@@ -184,16 +201,11 @@ def locale_compare_key(text: str) -> tuple[list[tuple[int, int | str]], list[int
 
 
 def infer_command(path: str) -> tuple[str, ...]:
-    """The SDK's interpreter inference: the shebang first, then the extension."""
-    shebang = _shebang(path)
+    """The SDK's interpreter inference (``inferHookCommand``): the shebang first, then the
+    extension; a file with neither runs through ``bash``."""
+    shebang = shebang_command(_first_line(path))
     if shebang:
-        words = shebang.split()
-        if words and os.path.basename(words[0]) == "env":
-            words = [w for w in words[1:] if not w.startswith("-")]
-        if words:
-            name = os.path.basename(words[0])
-            head = name if name in ("bash", "sh", "zsh") else words[0]
-            return (head, *words[1:], path)
+        return (*shebang, path)
     ext = os.path.splitext(path)[1].lower()
     if ext in (".js", ".mjs", ".cjs"):
         return ("node", path)
@@ -206,30 +218,141 @@ def infer_command(path: str) -> tuple[str, ...]:
     return ("bash", path)
 
 
-def _shebang(path: str) -> str | None:
-    head = read_head(path, 256)
-    if not head.startswith(b"#!"):
-        return None
-    return head[2:].split(b"\n", 1)[0].decode("utf-8", errors="replace").strip()
+_BARE_INTERPRETERS = frozenset({"bash", "sh", "zsh", "python", "python3"})
+_JS_WHITESPACE = " \t\n\r\v\f\u00a0\ufeff\u2028\u2029"
+
+
+def shebang_command(first_line: str) -> tuple[str, ...]:
+    """The interpreter words of a shebang line, as ``normalizeHookInterpreter`` makes them.
+
+    ``env`` is dropped; ``bash``, ``sh``, ``zsh``, ``python`` and ``python3`` become their
+    bare names (looked up on ``PATH``); anything else is used verbatim, with its
+    arguments. One difference, on purpose: options and ``NAME=value`` words right after
+    ``env`` (``env -S node``) are skipped as ``env`` itself would, where the SDK would try
+    to spawn ``-S`` and fail.
+    """
+    line = first_line.strip(_JS_WHITESPACE)
+    if not line.startswith("#!"):
+        return ()
+    words = line[2:].split()
+    while words:
+        name = words[0].replace("\\", "/").lower().rsplit("/", 1)[-1]
+        if name != "env":
+            break
+        words = words[1:]
+        while words and (words[0].startswith("-") or "=" in words[0]):
+            words = words[1:]
+    if not words:
+        return ()
+    name = words[0].replace("\\", "/").lower().rsplit("/", 1)[-1]
+    head = name if name in _BARE_INTERPRETERS else words[0]
+    return (head, *words[1:])
+
+
+def _first_line(path: str) -> str:
+    head = read_head(path, 4096)
+    return head.split(b"\n", 1)[0].decode("utf-8", errors="replace")
 
 
 def prepare(spec: HookSpec, request: FireRequest, base_env: Mapping[str, str]) -> Launch:
-    payload: dict[str, Any] = {
-        "clineVersion": os.environ.get("CLINE_VERSION", ""),
-        "hookName": SDK_EVENT[request.event],
-        "timestamp": iso_timestamp(),
-        "workspaceRoots": list(request.roots),
-    }
-    payload.update(request.payload)
-    payload["hookName"] = SDK_EVENT[request.event]
+    env = hook_environment(base_env, request.env)
     argv = infer_command(spec.source)
-    resolved = shutil.which(argv[0]) or argv[0]
+    resolved = shutil.which(argv[0], path=env.get("PATH", os.defpath)) or argv[0]
     return Launch(
         argv=(resolved, *argv[1:]),
-        stdin=json.dumps(payload).encode(),
+        stdin=to_json_bytes(event_payload(request, env)),
         cwd=first_root(request),
-        env=hook_environment(base_env, request.env),
+        env=env,
     )
+
+
+def event_payload(request: FireRequest, env: Mapping[str, str]) -> dict[str, Any]:
+    """The stdin JSON of ``createPayloadBase`` plus the event's fields.
+
+    hookd fills what the SDK takes from its environment and clock (``clineVersion``,
+    ``userId``, ``timestamp``), ``workspaceRoots`` and ``hookName``; the agent's own
+    fields (``taskId``, ``tool_call``, ``iteration``...) come from the fire's payload and
+    win over the defaults, except ``hookName``. The legacy camelCase block the SDK sends
+    beside the new one (``preToolUse``, ``postToolUse``, ``taskStart``...) is derived from
+    the payload when the agent did not send it.
+    """
+    hook_name = SDK_EVENT[request.event]
+    payload: dict[str, Any] = {
+        "clineVersion": env.get("CLINE_VERSION", "").strip(),
+        "timestamp": iso_timestamp(),
+        "workspaceRoots": list(request.roots),
+        "userId": env.get("CLINE_USER_ID", "").strip() or env.get("USER", "").strip() or "unknown",
+    }
+    payload.update(request.payload)
+    payload["hookName"] = hook_name
+    for key, block in legacy_blocks(hook_name, request.payload).items():
+        payload.setdefault(key, block)
+    return payload
+
+
+def legacy_blocks(hook_name: str, payload: Mapping[str, Any]) -> dict[str, Any]:
+    """The camelCase block(s) the SDK adds for file hooks written for the older format."""
+    if hook_name == "tool_call":
+        call = payload.get("tool_call")
+        if not isinstance(call, dict):
+            return {}
+        return {"preToolUse": _defined(toolName=call.get("name"), parameters=map_params(call))}
+    if hook_name == "tool_result":
+        record = payload.get("tool_result")
+        if not isinstance(record, dict):
+            return {}
+        output = record.get("output")
+        result = output if isinstance(output, str) or "output" not in record else _js(output)
+        return {
+            "postToolUse": _defined(
+                toolName=record.get("name"),
+                parameters=map_params(record),
+                result=result,
+                success=_js_falsy(record.get("error")),
+                executionTimeMs=record.get("durationMs"),
+            )
+        }
+    constant: dict[str, dict[str, Any]] = {
+        "agent_start": {"taskStart": {"taskMetadata": {}}},
+        "agent_resume": {"taskResume": {"taskMetadata": {}, "previousState": {}}},
+        "agent_end": {"taskComplete": {"taskMetadata": {}}},
+        "agent_abort": {"taskCancel": {"taskMetadata": {}}},
+    }
+    return constant.get(hook_name, {})
+
+
+def map_params(block: Mapping[str, Any]) -> dict[str, str]:
+    """``mapParams``: the tool input as strings (non-strings JSON-encoded), {} if no object."""
+    value = block.get("input")
+    if isinstance(value, list):
+        value = {str(index): item for index, item in enumerate(value)}
+    if not isinstance(value, dict):
+        return {}
+    return {key: item if isinstance(item, str) else _js(item) for key, item in value.items()}
+
+
+def _defined(**fields: Any) -> dict[str, Any]:
+    """Like ``JSON.stringify``, leave out fields that are undefined (None here)."""
+    return {key: value for key, value in fields.items() if value is not None}
+
+
+def _js_falsy(value: object) -> bool:
+    """``!value`` in JavaScript (an empty object or array is truthy there)."""
+    if value is None or value is False or value == "":
+        return True
+    return isinstance(value, int | float) and not isinstance(value, bool) and value == 0
+
+
+def _js(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def to_json_bytes(value: Any) -> bytes:
+    """``JSON.stringify`` bytes: compact, non-ASCII as UTF-8 (lone surrogates escaped)."""
+    try:
+        return _js(value).encode()
+    except UnicodeEncodeError:
+        return json.dumps(value, separators=(",", ":")).encode()
 
 
 def iso_timestamp() -> str:
@@ -258,6 +381,10 @@ def interpret(spec: HookSpec, request: FireRequest, outcome: ProcessOutcome) -> 
     failure = timeout_error(outcome)
     if failure:
         return Verdict(error=failure)
+    if request.event not in SEQUENTIAL_EVENTS:
+        # The SDK runs lifecycle hooks detached with stdout ignored: nothing they print
+        # can cancel, add context or rewrite anything.
+        return Verdict()
     control, problem = parse_control(outcome.stdout_text)
     if problem:
         return Verdict(error=f"hook skipped: {problem}")

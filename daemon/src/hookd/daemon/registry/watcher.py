@@ -10,6 +10,8 @@ takes up to ``rust_timeout``.
 
 from __future__ import annotations
 
+from contextlib import aclosing
+
 import structlog
 import trio
 from watchfiles import awatch
@@ -67,7 +69,7 @@ class Watcher:
     async def _watch_once(self) -> None:
         established = False
         try:
-            async for changes in awatch(
+            changes_stream = awatch(
                 *sorted(self.targets),
                 watch_filter=None,
                 debounce=self.debounce_ms,
@@ -77,23 +79,27 @@ class Watcher:
                 yield_on_timeout=True,
                 recursive=False,
                 ignore_permission_denied=True,
-            ):
-                if not established:
-                    # The first yield proves the inotify watches exist; whatever changed
-                    # before that (e.g. while restarting) is caught by one rescan.
-                    established = True
-                    if self.registry.rescan():
-                        self.batches += 1
-                if not changes:
-                    continue
-                self.batches += 1
-                paths = {path for _change, path in changes}
-                refreshed = self.registry.refresh(paths)
-                if not refreshed:
-                    continue  # nothing hookd reads changed (e.g. a build in a root)
-                log.debug("sources_changed", paths=len(paths), refreshed=refreshed)
-                if self.registry.watch_targets() != self.targets:
-                    return  # a directory appeared or vanished: restart the watch
+            )
+            # Closed explicitly: returning out of the loop must not leave the generator to
+            # the garbage collector (a ResourceWarning, an error under pytest).
+            async with aclosing(changes_stream):
+                async for changes in changes_stream:
+                    if not established:
+                        # The first yield proves the inotify watches exist; whatever changed
+                        # before that (e.g. while restarting) is caught by one rescan.
+                        established = True
+                        if self.registry.rescan():
+                            self.batches += 1
+                    if not changes:
+                        continue
+                    self.batches += 1
+                    paths = {path for _change, path in changes}
+                    refreshed = self.registry.refresh(paths)
+                    if not refreshed:
+                        continue  # nothing hookd reads changed (e.g. a build in a root)
+                    log.debug("sources_changed", paths=len(paths), refreshed=refreshed)
+                    if self.registry.watch_targets() != self.targets:
+                        return  # a directory appeared or vanished: restart the watch
         except FileNotFoundError:
             # A target vanished between listing and watching; recompute and retry.
             await trio.sleep(0.05)
