@@ -312,10 +312,12 @@ def _applies(spec: HookSpec, request: FireRequest, value: str | None, warnings: 
         if request.event not in rules.TOOL_EVENTS:
             return False  # a hook with `if` never runs on non-tool events
         tool_name = request.payload.get("tool_name")
+        cwd = request.payload.get("cwd")
         return condition_allows(
             spec.condition,
             tool_name if isinstance(tool_name, str) else None,
             request.payload.get("tool_input"),
+            cwd if isinstance(cwd, str) else first_root(request),
         )
     return True
 

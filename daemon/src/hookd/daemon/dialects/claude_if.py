@@ -20,8 +20,11 @@ _SEPARATORS = re.compile(r"&&|\|\||[;|\n&]")
 _FILE_KEYS = ("file_path", "path", "notebook_path")
 
 
-def condition_allows(rule: str, tool_name: str | None, tool_input: Any) -> bool:
-    """Whether a hook with ``if: rule`` runs for this tool call."""
+def condition_allows(
+    rule: str, tool_name: str | None, tool_input: Any, cwd: str | None = None
+) -> bool:
+    """Whether a hook with ``if: rule`` runs for this tool call (``cwd``: the session's
+    working directory, which path patterns with a ``/`` are relative to)."""
     match = _RULE.match(rule)
     if match is None:
         return True  # unparseable rule: fail open
@@ -38,7 +41,7 @@ def condition_allows(rule: str, tool_name: str | None, tool_input: Any) -> bool:
     for key in _FILE_KEYS:
         value = tool_input.get(key)
         if isinstance(value, str):
-            return _path_matches(pattern, value)
+            return _path_matches(pattern, value, cwd)
     return True  # a rule kind we do not model: fail open
 
 
@@ -76,10 +79,28 @@ def _command_matches(pattern: str, words: list[str]) -> bool:
     return pattern.endswith(" *") and text == pattern[:-2]
 
 
-def _path_matches(pattern: str, path: str) -> bool:
-    if "/" not in pattern.replace("**/", ""):
-        return fnmatch.fnmatchcase(os.path.basename(path), pattern.replace("**/", ""))
-    normalized = path.lstrip("./")
-    return fnmatch.fnmatchcase(normalized, pattern) or fnmatch.fnmatchcase(
-        normalized, pattern.replace("**/", "")
-    )
+def _path_matches(pattern: str, path: str, cwd: str | None) -> bool:
+    """Permission-rule paths, gitignore style: a pattern without ``/`` matches the file
+    name at any depth; ``//x`` is absolute, ``~/x`` is in the home folder; any other
+    pattern with a ``/`` is relative to the working directory ("``Edit(src/**)`` matches
+    only the src directory in the working directory"; ``**/src/**`` matches at any depth).
+    ``*`` and ``**`` both cross ``/`` here, which is as permissive as the rule allows."""
+    if pattern.startswith("//"):
+        return fnmatch.fnmatchcase(path, pattern[1:])
+    if pattern.startswith("~/"):
+        return fnmatch.fnmatchcase(path, os.path.expanduser(pattern))
+    pattern = pattern.lstrip("/") if pattern.startswith("/") else pattern
+    anywhere = pattern[3:] if pattern.startswith("**/") else None
+    if "/" not in (anywhere if anywhere is not None else pattern):
+        return fnmatch.fnmatchcase(os.path.basename(path), anywhere or pattern)
+    relative = path
+    if os.path.isabs(path):
+        if not cwd:
+            return True  # no working directory to resolve against: fail open
+        relative = os.path.relpath(path, cwd)
+        if relative.startswith(".." + os.sep) or relative == "..":
+            return anywhere is not None and fnmatch.fnmatchcase(path, "*/" + anywhere)
+    relative = relative.removeprefix("./")
+    if anywhere is not None:
+        return fnmatch.fnmatchcase(relative, anywhere) or fnmatch.fnmatchcase(relative, pattern)
+    return fnmatch.fnmatchcase(relative, pattern)
