@@ -239,7 +239,7 @@ def select(
                 spec = replace(spec, options={**spec.options, "httpEnvAllow": policy.env_allowlist})
             chosen.append(spec)
     if request.event == "SessionEnd":
-        chosen = _session_end_budget(chosen)
+        chosen = _session_end_budget(chosen, request.env, warnings)
     if held_back:
         warnings.append(
             f"{held_back} hook(s) from user, project or local settings were not run: managed "
@@ -248,12 +248,27 @@ def select(
     return chosen, warnings
 
 
-def _session_end_budget(specs: list[HookSpec]) -> list[HookSpec]:
+def _session_end_budget(
+    specs: list[HookSpec], env: Mapping[str, str], warnings: list[str]
+) -> list[HookSpec]:
     """ "SessionEnd hooks share a 1.5-second budget; if your settings set a longer
-    per-hook timeout, Claude Code raises the budget to match, up to 60 seconds." They run
-    concurrently, so a shared budget is each hook's timeout."""
+    per-hook timeout, Claude Code raises the budget to match, up to 60 seconds", and
+    ``CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS`` (from the agent's env) overrides it. They
+    run concurrently, so a shared budget is each hook's timeout."""
     explicit = [s.timeout_s for s in specs if s.options.get("explicitTimeout")]
     budget = min(rules.SESSION_END_MAX_BUDGET_S, max([rules.SESSION_END_BUDGET_S, *explicit]))
+    override = env.get(rules.SESSION_END_BUDGET_ENV)
+    if override is not None:
+        try:
+            value = float(override)
+            if value <= 0:
+                raise ValueError(override)
+            budget = value / 1000
+        except ValueError:
+            warnings.append(
+                f"{rules.SESSION_END_BUDGET_ENV}={override!r} is not a positive number of "
+                f"milliseconds; the {budget:g} s budget applies"
+            )
     return [replace(spec, timeout_s=budget) for spec in specs]
 
 

@@ -57,8 +57,10 @@ def prepare_http(spec: HookSpec, payload: Mapping[str, Any], env: Mapping[str, s
     policy = spec.options.get("httpEnvAllow")
     if policy is not None:
         allowed &= set(policy)
+    # Trimmed as fetch does (an empty variable must not leave "Bearer " with a trailing
+    # space, which HTTP forbids).
     headers = tuple(
-        (name, interpolate_env(value, env, allowed))
+        (name, interpolate_env(value, env, allowed).strip())
         for name, value in (handler.get("headers") or {}).items()
     )
     return HttpLaunch(url=handler["url"], headers=headers, body=json.dumps(payload).encode())

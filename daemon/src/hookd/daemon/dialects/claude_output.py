@@ -60,12 +60,17 @@ def _verdict(spec: HookSpec, request: FireRequest, outcome: ProcessOutcome) -> V
         return _from_model(spec, event, outcome)
     if kind == "mcp_tool":
         return _from_mcp_tool(event, request, outcome)
-    return from_command(event, request, outcome)
+    return from_command(event, request, outcome, lenient=bool(spec.options.get("async")))
 
 
 # command hooks -----------------------------------------------------------------------
-def from_command(event: str, request: FireRequest, outcome: ProcessOutcome) -> Verdict:
-    """Exit code 0 / 2 / other, JSON on stdout, plain stdout (reference "Exit code output")."""
+def from_command(
+    event: str, request: FireRequest, outcome: ProcessOutcome, *, lenient: bool = False
+) -> Verdict:
+    """Exit code 0 / 2 / other, JSON on stdout, plain stdout (reference "Exit code output").
+
+    ``lenient`` (async hooks): a field of the wrong type is dropped, not the whole output
+    ("drops any field whose value has the wrong type ... instead of delivering it")."""
     code = outcome.exit_code
     stdout = outcome.stdout_text
     stderr = outcome.stderr_text.strip()
@@ -73,7 +78,7 @@ def from_command(event: str, request: FireRequest, outcome: ProcessOutcome) -> V
         if code != 0:
             return _worktree_failed(stderr or f"exit code {code}")
         return _worktree_path(stdout, request)
-    obj, schema_error = parse_json(stdout)
+    obj, schema_error = parse_json(stdout, lenient=lenient)
     if code == 2:
         return _exit_two(event, obj, stderr)
     if obj is not None:
@@ -115,10 +120,11 @@ def _exit_two(event: str, obj: dict[str, Any] | None, stderr: str) -> Verdict:
     return replace(base, error=f"hook error: {first_line(stderr)}" if stderr else None)
 
 
-def parse_json(stdout: str) -> tuple[dict[str, Any] | None, str | None]:
+def parse_json(stdout: str, *, lenient: bool = False) -> tuple[dict[str, Any] | None, str | None]:
     """Claude's rule: JSON only when stdout starts with ``{``; else plain text.
 
-    Returns the object, or None and the schema error when a field has the wrong type.
+    Returns the object, or None and the schema error when a field has the wrong type
+    (``lenient``: the object without the wrong-typed fields).
     """
     text = stdout.lstrip()
     if not text.startswith("{"):
@@ -129,15 +135,26 @@ def parse_json(stdout: str) -> tuple[dict[str, Any] | None, str | None]:
         return None, None
     if not isinstance(obj, dict):
         return None, None
+    wrong = _wrong_types(obj)
+    if not wrong:
+        return obj, None
+    if lenient:
+        return {k: v for k, v in obj.items() if k not in wrong}, None
+    name, expected = next(iter(wrong.items()))
+    return None, f'"{name}" must be {expected}'
+
+
+def _wrong_types(obj: dict[str, Any]) -> dict[str, str]:
+    wrong: dict[str, str] = {}
     for name in _BOOL_FIELDS:
         if name in obj and not isinstance(obj[name], bool):
-            return None, f'"{name}" must be a boolean'
+            wrong[name] = "a boolean"
     for name in _STR_FIELDS:
         if name in obj and not isinstance(obj[name], str):
-            return None, f'"{name}" must be a string'
+            wrong[name] = "a string"
     if "hookSpecificOutput" in obj and not isinstance(obj["hookSpecificOutput"], dict):
-        return None, '"hookSpecificOutput" must be an object'
-    return obj, None
+        wrong["hookSpecificOutput"] = "an object"
+    return wrong
 
 
 def from_json(event: str, obj: dict[str, Any]) -> Verdict:
@@ -177,7 +194,9 @@ def _pre_tool_use(specific: dict[str, Any], legacy: Any, legacy_reason: Any) -> 
         fields["reason"] = reason if isinstance(reason, str) else None
         fields["blocks"] = decision == "deny"
         if decision == "defer":
-            fields["context"] = None  # "Ignored when permissionDecision is defer"
+            # additionalContext, the reason and updatedInput are all ignored with defer
+            fields["context"] = None
+            fields["reason"] = None
     if "updatedInput" in specific and decision != "defer":
         fields["has_updated_input"] = True
         fields["updated_input"] = specific["updatedInput"]

@@ -141,6 +141,7 @@ DEFAULT_TIMEOUT_S: dict[str, float] = {"UserPromptSubmit": 30.0, "MessageDisplay
 COMMAND_TIMEOUT_S = 600.0
 SESSION_END_BUDGET_S = 1.5
 SESSION_END_MAX_BUDGET_S = 60.0
+SESSION_END_BUDGET_ENV = "CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS"
 
 _EXACT = re.compile(r"^[A-Za-z0-9_\-, |]+$")
 _EXACT_NARROW = re.compile(r"^[A-Za-z0-9_|]+$")
@@ -196,11 +197,18 @@ DISCARDS_SYSTEM_MESSAGE = frozenset(
         "ConfigChange",
         "Elicitation",
         "ElicitationResult",
+        "PermissionDenied",
     }
 )
-"""Events whose hooks' ``systemMessage`` Claude Code discards (each event's section)."""
+"""Events whose hooks' ``systemMessage`` Claude Code discards (each event's section;
+PermissionDenied: "the only output this event reads is hookSpecificOutput.retry")."""
 
-DISCARDS_CONTINUE = DISCARDS_SYSTEM_MESSAGE | {"CwdChanged", "FileChanged", "TaskCreated"}
+DISCARDS_CONTINUE = DISCARDS_SYSTEM_MESSAGE | {
+    "CwdChanged",
+    "FileChanged",
+    "TaskCreated",
+    "DirectoryAdded",
+}
 """Events whose hooks' ``continue: false`` Claude Code discards or ignores."""
 
 SPECIFIC_FIELDS: dict[str, dict[str, str]] = {
@@ -216,6 +224,7 @@ SPECIFIC_FIELDS: dict[str, dict[str, str]] = {
         "classifierContext": "join",
     },
     "PermissionDenied": {"retry": "any"},
+    "UserPromptSubmit": {"sessionTitle": "last", "suppressOriginalPrompt": "any"},
     "CwdChanged": {"watchPaths": "union"},
     "FileChanged": {"watchPaths": "union"},
     "MessageDisplay": {"displayContent": "last"},
