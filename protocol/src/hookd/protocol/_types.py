@@ -81,6 +81,7 @@ FireResult = TypedDict(
         "asyncStarted": "list[JsonObject]",
         "asyncResults": "list[JsonObject]",
         "envFile": "NotRequired[str | None]",
+        "verboseOutput": "NotRequired[str | None]",
     },
 )
 """Result of ``fire``: the combined outcome of every matching hook (``continue`` is a

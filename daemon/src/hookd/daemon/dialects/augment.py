@@ -5,6 +5,14 @@ order): ``/etc/augment/settings.json`` (system), ``<root>/.augment/settings.loca
 (workspace-local), ``<root>/.augment/settings.json`` (workspace), ``~/.augment/settings.json``
 (user). The ``context``, ``mcp_metadata`` and ``conversation`` fields reach a hook only
 when its matcher group opts in through ``metadata`` (a privacy guarantee).
+
+Where the fire result puts what the communication matrix routes: to the agent,
+``reason`` (exit-2 stderr on PreToolUse, PostToolUse and Stop; ``permissionDecisionReason``
+of a deny; ``reason`` of ``decision: "block"``) and ``context`` (``additionalContext``,
+SessionStart stdout); to the user, ``systemMessage`` (JSON ``systemMessage``, stderr of a
+hook that exited 0, the reason of an ``allow``/``ask``), ``stopReason``, each hook's
+``error`` (exit 2 on session events, other exit codes, timeouts) and ``verboseOutput``
+(stdout Augment shows only in verbose mode).
 """
 
 from __future__ import annotations
@@ -17,8 +25,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..combine_policy import CombinePolicy
-from ..model import Dialect, FireRequest, HookSpec, ProcessOutcome, Verdict
-from .base import Launch, Loaded, Source, first_line, first_root, hook_environment, timeout_error
+from ..model import Dialect, FireRequest, HookReport, HookSpec, ProcessOutcome, Verdict
+from .base import Launch, Loaded, Source, first_root, hook_environment, timeout_error
 from .settings_json import load_settings_hooks, number_field
 
 DIALECT = Dialect.AUGMENT
@@ -33,7 +41,9 @@ EVENTS: tuple[str, ...] = (
 _EVENT_SET = frozenset(EVENTS)
 TOOL_EVENTS = frozenset({"PreToolUse", "PostToolUse"})
 DEFAULT_TIMEOUT_MS = 60_000
-POLICY = CombinePolicy()
+POLICY = CombinePolicy(reasons_from="all")
+"""Every ``reason`` an Augment hook gives goes to the agent (a Stop hook's exit-2 stderr
+still reaches it when another hook blocks), so none is dropped when combining."""
 METADATA_FIELDS: dict[str, tuple[str, frozenset[str]]] = {
     "context": ("includeUserContext", _EVENT_SET),
     "mcp_metadata": ("includeMCPMetadata", TOOL_EVENTS),
@@ -93,6 +103,11 @@ def _make_handler(
     command = handler.get("command")
     if not isinstance(command, str) or not command.strip():
         raise ValueError('a command handler needs a non-empty "command" string')
+    if not script_path(command).lower().endswith(SCRIPT_EXTENSIONS):
+        raise ValueError(
+            f'"command" must be the path of a script with a supported extension '
+            f"({', '.join(SCRIPT_EXTENSIONS)}), not {command!r}: Augment runs no other file"
+        )
     metadata = group.get("metadata") or handler.get("metadata") or {}
     if not isinstance(metadata, dict):
         raise ValueError('"metadata" must be an object')
@@ -134,6 +149,20 @@ def matcher_matches(matcher: str | None, tool_name: str, is_mcp: bool) -> bool:
         return False
 
 
+def matcher_problem(matcher: str | None) -> str | None:
+    """Why ``matcher`` (or the regex after its ``mcp:`` prefix) cannot compile, or None."""
+    if not matcher:
+        return None
+    pattern = matcher[4:] if matcher.startswith("mcp:") else matcher
+    if matcher.startswith("mcp:") and pattern == "*":
+        return None
+    try:
+        re.compile(pattern)
+    except re.error as exc:
+        return str(exc)
+    return None
+
+
 def select(
     loaded: Sequence[tuple[Source, Loaded]], request: FireRequest
 ) -> tuple[list[HookSpec], list[str]]:
@@ -145,15 +174,13 @@ def select(
     for _source, content in loaded:
         for spec in content.hooks.get(request.event, ()):
             if request.event in TOOL_EVENTS:
-                if spec.matcher and not spec.matcher.startswith("mcp:"):
-                    try:
-                        re.compile(spec.matcher)
-                    except re.error as exc:
-                        warnings.append(
-                            f"{spec.source}: matcher {spec.matcher!r} is not a valid regular "
-                            f"expression ({exc}); the hook never matches"
-                        )
-                        continue
+                problem = matcher_problem(spec.matcher)
+                if problem:
+                    warnings.append(
+                        f"{spec.source}: matcher {spec.matcher!r} is not a valid regular "
+                        f"expression ({problem}); the hook never matches"
+                    )
+                    continue
                 if not matcher_matches(spec.matcher, tool_name, is_mcp):
                     continue
             chosen.append(spec)
@@ -177,6 +204,13 @@ def filtered_payload(spec: HookSpec, request: FireRequest) -> dict[str, Any]:
 
 
 def prepare(spec: HookSpec, request: FireRequest, base_env: Mapping[str, str]) -> Launch:
+    """The hook's stdin, argv, cwd and environment.
+
+    The daemon's own ``AUGMENT_*`` variables are dropped: a hook sees the documented ones
+    only where the event defines them (``AUGMENT_TOOL_NAME`` on tool events alone), never
+    values that leaked from whatever environment started hookd. Variables the client
+    passes in the fire's ``env`` (the agent's own environment) are kept.
+    """
     payload = filtered_payload(spec, request)
     extra = {
         "AUGMENT_PROJECT_DIR": first_root(request),
@@ -192,20 +226,35 @@ def prepare(spec: HookSpec, request: FireRequest, base_env: Mapping[str, str]) -
         argv=script_argv(spec.command),
         stdin=json.dumps(payload).encode(),
         cwd=first_root(request),
-        env=hook_environment(base_env, {**extra, **request.env}),
+        env=hook_environment(
+            {k: v for k, v in base_env.items() if not k.startswith("AUGMENT_")},
+            {**extra, **request.env},
+        ),
     )
 
 
+def _words(command: str) -> list[str]:
+    """The script path and its arguments (a path with spaces may be given unquoted)."""
+    if os.path.isfile(command) or command.lower().endswith(SCRIPT_EXTENSIONS):
+        return [command]
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return [command]
+    return words or [command]
+
+
+def script_path(command: str) -> str:
+    """The script a ``command`` names (its first word unless the whole is a script)."""
+    return _words(command)[0]
+
+
 def script_argv(command: str) -> tuple[str, ...]:
-    """How Augment runs a script: ``.sh`` directly (its shebang picks the interpreter)."""
-    if os.path.isfile(command):
-        words = [command]
-    else:
-        try:
-            words = shlex.split(command)
-        except ValueError:
-            words = [command]
-    script = words[0] if words else command
+    """How Augment runs a script: ``.sh`` directly (its shebang picks the interpreter),
+    ``.ps1`` with PowerShell and ``.bat``/``.cmd`` with ``cmd.exe`` (a shebang in those is
+    ignored)."""
+    words = _words(command)
+    script = words[0]
     ext = os.path.splitext(script)[1].lower()
     if ext == ".ps1":
         return ("pwsh", "-NoProfile", "-File", script, *words[1:])
@@ -215,6 +264,13 @@ def script_argv(command: str) -> tuple[str, ...]:
 
 
 def interpret(spec: HookSpec, request: FireRequest, outcome: ProcessOutcome) -> Verdict:
+    """One hook's outcome by Augment's exit codes and communication matrix.
+
+    Exit 2 blocks PreToolUse only; its stderr goes to the agent on tool events and Stop,
+    and to the user (as the hook's error) on session events. Other exit codes are
+    non-blocking errors whose stderr the user sees. On exit 0, stderr is a warning for the
+    user, SessionStart stdout is context for the agent, and JSON on stdout is honoured.
+    """
     failure = timeout_error(outcome)
     if failure:
         return Verdict(error=failure)
@@ -227,15 +283,13 @@ def interpret(spec: HookSpec, request: FireRequest, outcome: ProcessOutcome) -> 
             return Verdict(blocks=True, decision="deny", reason=stderr or "blocked by hook")
         if event in ("PostToolUse", "Stop"):
             return Verdict(reason=stderr or None)  # stderr reaches the agent
-        return Verdict(error=f"hook failed: {first_line(stderr)}" if stderr else "hook failed")
+        return Verdict(error=f"hook failed (exit code 2): {stderr}" if stderr else "hook failed")
     if code != 0:
-        detail = first_line(stderr)
-        return Verdict(error=f"exit code {code}" + (f": {detail}" if detail else ""))
+        return Verdict(error=f"exit code {code}" + (f": {stderr}" if stderr else ""))
     obj = _json_object(stdout)
     if obj is None:
-        if event == "SessionStart" and stdout:
-            return Verdict(context=stdout)
-        return Verdict(system_message=stderr or None)
+        context = stdout if event == "SessionStart" and stdout else None
+        return Verdict(context=context, system_message=stderr or None)
     return _from_json(event, obj, stderr)
 
 
@@ -252,23 +306,32 @@ def _json_object(text: str) -> dict[str, Any] | None:
 def _from_json(event: str, obj: dict[str, Any], stderr: str) -> Verdict:
     raw_specific = obj.get("hookSpecificOutput")
     specific: dict[str, Any] = raw_specific if isinstance(raw_specific, dict) else {}
+    user = [_str(obj.get("systemMessage"))]  # then an allow/ask reason, then stderr
     fields: dict[str, Any] = {
         "continue_": obj.get("continue", True) is not False,
         "stop_reason": _str(obj.get("stopReason")),
-        "system_message": _str(obj.get("systemMessage")) or (stderr or None),
     }
     context = _str(specific.get("additionalContext"))
     if context and event in ("PostToolUse", "SessionStart"):
         fields["context"] = context
-    if event == "PreToolUse" and specific.get("permissionDecision") == "deny":
-        denial = _str(specific.get("permissionDecisionReason")) or "denied by hook"
-        fields.update(blocks=True, decision="deny", reason=denial)
+    if event == "PreToolUse":
+        permission = specific.get("permissionDecision")
+        permission_reason = _str(specific.get("permissionDecisionReason"))
+        if permission == "deny":
+            fields.update(
+                blocks=True, decision="deny", reason=permission_reason or "denied by hook"
+            )
+        elif permission in ("allow", "ask"):
+            # Not implemented by Augment as decisions; their reason is routed to the user.
+            user.append(permission_reason)
     decision = specific.get("decision", obj.get("decision"))
     reason = _str(specific.get("reason")) or _str(obj.get("reason"))
     if decision == "block" and event == "Stop":
         fields.update(blocks=True, decision="deny", reason=reason or "blocked by hook")
     elif decision == "block" and event == "PostToolUse":
         fields["reason"] = reason
+    messages = [text for text in [*user, stderr] if text]
+    fields["system_message"] = "\n".join(messages) if messages else None
     return Verdict(**fields)
 
 
@@ -289,11 +352,35 @@ def native(request: FireRequest, combined: Mapping[str, Any]) -> dict[str, Any]:
         specific.update(permissionDecision="deny", permissionDecisionReason=combined["reason"])
     elif request.event == "Stop" and combined["blocked"]:
         specific.update(decision="block", reason=combined["reason"])
+    elif request.event == "PostToolUse" and combined["reason"]:
+        # Augment's way to hand a PostToolUse reason to the agent (it never blocks).
+        specific.update(decision="block", reason=combined["reason"])
     if combined["context"]:
         specific["additionalContext"] = combined["context"]
     if specific:
         out["hookSpecificOutput"] = {"hookEventName": request.event, **specific}
     return out
+
+
+def fire_extras(request: FireRequest, reports: Sequence[HookReport]) -> dict[str, Any]:
+    """``verboseOutput``: the stdout Augment shows the user in verbose mode only.
+
+    That is the stdout of each hook that exited 0, in declaration order, except on
+    SessionStart (whose stdout is the agent's context) and except a JSON answer with
+    ``"suppressOutput": true``. None when there is none.
+    """
+    texts: list[str] = []
+    if request.event != "SessionStart":
+        for report in sorted(reports, key=lambda r: r.spec.order):
+            outcome = report.outcome
+            stdout = outcome.stdout_text.strip()
+            if outcome.exit_code != 0 or outcome.timed_out or not stdout:
+                continue
+            obj = _json_object(stdout)
+            if obj is not None and obj.get("suppressOutput") is True:
+                continue
+            texts.append(stdout)
+    return {"verboseOutput": "\n".join(texts) if texts else None}
 
 
 def load_event(source: Source, event: str) -> tuple[HookSpec, ...]:

@@ -1,0 +1,9 @@
+# Test JSON output
+cat << 'EOF' | jq .
+{
+  "hookSpecificOutput": {
+    "hookEventName": "PreToolUse",
+    "permissionDecision": "deny"
+  }
+}
+EOF

@@ -1,0 +1,163 @@
+"""The metadata options: ``context``, ``mcp_metadata`` and ``conversation`` reach a hook
+only when its configuration opts in, and only on the events each is available for.
+
+The client sends all three on every event (it cannot know which hook wants what);
+hookd filters them per hook. Every case has a second, plain group in the same file as a
+control: it must receive none of them.
+
+Reference: ``augment-hooks.md`` § Hook Metadata (Configuration) (Available Metadata
+Options, Metadata availability by event type, Privacy Considerations), § Metadata-Based
+Fields.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from conformance.augment.support import (
+    EVENTS,
+    REFERENCE,
+    Augment,
+    base_payload,
+    example_json,
+    group,
+    params,
+)
+
+AVAILABILITY = f"{REFERENCE} § Metadata availability by event type"
+PRIVACY = f"{REFERENCE} § Privacy Considerations"
+FLAGS = {
+    "includeUserContext": "context",
+    "includeMCPMetadata": "mcp_metadata",
+    "includeConversationData": "conversation",
+}
+AVAILABLE = {
+    "context": set(EVENTS),
+    "mcp_metadata": {"PreToolUse", "PostToolUse"},
+    "conversation": {"Stop"},
+}
+"""The table of the document: which field each event may carry."""
+PRIVATE = {
+    "context": example_json("fields/context.json")["context"],
+    "mcp_metadata": example_json("fields/mcp-metadata.json")["mcp_metadata"],
+    "conversation": example_json("fields/conversation.json")["conversation"],
+}
+
+
+@dataclass(frozen=True)
+class Case:
+    id: str
+    rule: str
+    event: str
+    metadata: Any
+    """The group's ``metadata`` value (None: no key)."""
+    receives: frozenset[str]
+    sent: frozenset[str] = frozenset(PRIVATE)
+    where: str = "group"
+    """``group``: metadata beside ``hooks``; ``handler``: on the handler object."""
+    xfail: str | None = None
+    skip: str | None = None
+
+
+def expected(event: str, metadata: Mapping[str, Any]) -> frozenset[str]:
+    return frozenset(
+        name
+        for flag, name in FLAGS.items()
+        if metadata.get(flag) is True and event in AVAILABLE[name]
+    )
+
+
+OPTIONS: dict[str, dict[str, Any]] = {
+    "user-context": {"includeUserContext": True},
+    "mcp-metadata": {"includeMCPMetadata": True},
+    "conversation-data": {"includeConversationData": True},
+    "all-three": {flag: True for flag in FLAGS},
+    "all-false": {flag: False for flag in FLAGS},
+}
+
+CASES: list[Case] = [
+    *[
+        Case(
+            f"{event}-{name}",
+            f"{AVAILABILITY}: includeUserContext on every event, "
+            "includeMCPMetadata on PreToolUse/PostToolUse, includeConversationData on Stop; "
+            f"{PRIVACY}: each flag opts in to its own field only",
+            event,
+            metadata,
+            expected(event, metadata),
+        )
+        for event in EVENTS
+        for name, metadata in OPTIONS.items()
+    ],
+    *[
+        Case(
+            f"{event}-no-metadata",
+            f"{PRIVACY}: default deny: no metadata, no private field",
+            event,
+            None,
+            frozenset(),
+        )
+        for event in EVENTS
+    ],
+    Case(
+        "empty-metadata",
+        f"{PRIVACY}: default deny: every option defaults to false",
+        "Stop",
+        {},
+        frozenset(),
+    ),
+    Case(
+        "truthy-non-booleans-do-not-opt-in",
+        f'{PRIVACY}: explicit opt-in: only true opts in (not "true", 1 or "yes")',
+        "PostToolUse",
+        {"includeUserContext": "true", "includeMCPMetadata": 1, "includeConversationData": "yes"},
+        frozenset(),
+    ),
+    Case(
+        "opt-in-does-not-invent-fields",
+        f"{REFERENCE} § Metadata-Based Fields: the fields come from the agent; a flag "
+        "for a field the client did not send adds nothing",
+        "Stop",
+        {flag: True for flag in FLAGS},
+        frozenset({"conversation"}),
+        sent=frozenset({"conversation", "mcp_metadata"}),
+    ),
+    Case(
+        "handler-level-metadata",
+        f"{REFERENCE} § Structure (Configuration fields): metadata is listed with the "
+        "handler fields (the examples put it on the group; hookd accepts both)",
+        "PreToolUse",
+        {"includeMCPMetadata": True},
+        frozenset({"mcp_metadata"}),
+        where="handler",
+    ),
+]
+
+
+@pytest.mark.parametrize("case", params(CASES))
+async def test_metadata(augment: Augment, case: Case) -> None:
+    opted = augment.script("opted.sh", f"cat > {augment.tmp / 'opted.json'}")
+    plain = augment.script("plain.sh", f"cat > {augment.tmp / 'plain.json'}")
+    first = group(opted)
+    if case.metadata is not None and case.where == "group":
+        first["metadata"] = case.metadata
+    elif case.metadata is not None:
+        first["hooks"][0]["metadata"] = case.metadata
+    augment.write("workspace", **{case.event: [first, group(plain)]})
+    payload = {**base_payload(case.event), **{k: PRIVATE[k] for k in case.sent}}
+
+    result = await augment.fire(case.event, payload)
+
+    assert [h["exitCode"] for h in result["hooks"]] == [0, 0]
+    got = json.loads((augment.tmp / "opted.json").read_text())
+    control = json.loads((augment.tmp / "plain.json").read_text())
+    assert {k for k in PRIVATE if k in got} == case.receives
+    assert all(got[k] == PRIVATE[k] for k in case.receives)
+    assert not set(PRIVATE) & set(control)
+    public = {k: v for k, v in payload.items() if k not in PRIVATE}
+    assert {k: got[k] for k in public} == {k: control[k] for k in public} == public
