@@ -243,7 +243,8 @@ def _begin(request: FireRequest, total: int) -> dict[str, Any]:
     return {
         "kind": "begin",
         "title": f"hookd {request.dialect.value} {request.event}",
-        "cancellable": True,
+        "cancellable": request.event
+        not in getattr(DIALECTS[request.dialect.value], "UNCANCELLABLE_EVENTS", ()),
         "message": f"{total} hook{'s' if total != 1 else ''} to run",
         "percentage": 0,
         "hookd": {

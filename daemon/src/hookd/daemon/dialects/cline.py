@@ -6,13 +6,18 @@ disagree, hookd follows the docs and never loses a cancel (see docs/compatibilit
 
 * valid JSON is honoured on any exit code (docs), not only on exit 0 (code);
 * one failing hook never discards another hook's ``cancel``;
-* a timeout kills the hook's whole process group, not only its direct child.
+* a timeout kills the hook's whole process group, not only its direct child;
+* an unexpected error while looking for a hook file (not ENOENT, EACCES or ENOTDIR) is
+  reported as a warning and costs only that file, not every hook of the event;
+* the 50,000-character context cap never splits a surrogate pair.
 """
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import signal
 import stat
 import time
 from collections.abc import Mapping, Sequence
@@ -30,7 +35,7 @@ from .base import (
     hooks_by_file,
     timeout_error,
 )
-from .jsonscan import last_json_object
+from .jsonscan import last_json_object, to_json_bytes
 
 DIALECT = Dialect.CLINE
 EVENTS: tuple[str, ...] = (
@@ -49,6 +54,11 @@ TIMEOUT_S = 30.0
 CONTEXT_CAP = 50_000
 TRUNCATION_MARKER = "\n\n[... context truncated due to size limit ...]"
 NOT_CANCELLABLE = frozenset({"TaskCancel", "TaskComplete", "Notification"})
+EXPECTED_ERRNOS = frozenset({errno.ENOENT, errno.EACCES, errno.ENOTDIR})
+"""``isExpectedHookError``: a hook file that is missing or unreachable this way is simply
+no hook. Any other error is Cline's "Unexpected error while searching for hook"."""
+UNCANCELLABLE_EVENTS = frozenset({"TaskCancel", "TaskComplete"})
+"""Cline offers no Abort for these ('This hook is NOT cancellable'): progress says so."""
 POLICY = CombinePolicy(
     context_separator="\n\n", reason_separator="\n", reasons_from="all", single_verbatim=True
 )
@@ -72,25 +82,38 @@ def sources(home: str, system_root: str, roots: Sequence[str]) -> list[Source]:
 
 
 def load(source: Source) -> Loaded:
-    """Every hook in a hook directory (for ``hooks/list``)."""
+    """Every hook in a hook directory (for ``hooks/list``), and unexpected lookup errors."""
     hooks = {}
+    errors = []
     for event in EVENTS:
-        spec = load_event(source, event)
-        if spec:
-            hooks[event] = spec
-    return Loaded(hooks=hooks)
+        found = load_event(source, event)
+        if isinstance(found, Loaded):
+            errors.append(found.error or "")
+        elif found:
+            hooks[event] = found
+    return Loaded(hooks=hooks, error="; ".join(errors) or None)
 
 
-def load_event(source: Source, event: str) -> tuple[HookSpec, ...]:
+def load_event(source: Source, event: str) -> tuple[HookSpec, ...] | Loaded:
     """The hook for ``event`` in this directory: one ``stat``, no directory scan.
 
     A hook is the file named exactly like the event, a regular file (symlinks followed)
-    with an execute bit. Anything else (missing, directory, not executable) is no hook.
+    with an execute bit. Anything else (missing, directory, not executable, a path
+    through a file) is no hook, silently, as in Cline. Another error (a symlink loop, a
+    path too long, an I/O error) is returned as a ``Loaded`` error, which ``select`` turns
+    into a warning: Cline propagates those ("unexpected file system errors").
     """
     path = os.path.join(source.path, event)
     try:
         info = os.stat(path)
-    except OSError:
+    except OSError as exc:
+        if exc.errno in EXPECTED_ERRNOS:
+            return ()
+        reason = exc.strerror or str(exc)
+        return Loaded(
+            error=f"unexpected error while looking for hook {event!r} at {path}: {reason}"
+        )
+    except ValueError:  # a path the OS cannot take
         return ()
     if not stat.S_ISREG(info.st_mode) or not os.access(path, os.X_OK):
         return ()
@@ -115,7 +138,10 @@ def sequential(request: FireRequest) -> bool:
 def select(
     loaded: Sequence[tuple[Source, Loaded]], request: FireRequest
 ) -> tuple[list[HookSpec], list[str]]:
-    return hooks_by_file(loaded, request.event), []
+    """The event's hook files in folder order; unexpected lookup errors as warnings (the
+    other folders' hooks still run, where Cline's discovery would return none at all)."""
+    warnings = [content.error for _source, content in loaded if content.error]
+    return hooks_by_file(loaded, request.event), warnings
 
 
 def prepare(spec: HookSpec, request: FireRequest, base_env: Mapping[str, str]) -> Launch:
@@ -131,24 +157,29 @@ def prepare(spec: HookSpec, request: FireRequest, base_env: Mapping[str, str]) -
     cwd = spec.root or first_root(request)
     return Launch(
         argv=spec.argv or (spec.command,),
-        stdin=json.dumps(payload).encode(),
+        stdin=to_json_bytes(payload),  # JSON.stringify: compact, non-ASCII as UTF-8
         cwd=cwd,
         env=hook_environment(base_env, request.env),
     )
 
 
 def interpret(spec: HookSpec, request: FireRequest, outcome: ProcessOutcome) -> Verdict:
-    failure = timeout_error(outcome)
+    failure = _missing_interpreter(spec, outcome) or timeout_error(outcome)
     if failure:
         return Verdict(error=failure)
     obj = last_json_object(outcome.stdout_text)
+    cut = (
+        "stdout passed hookd's output cap and was cut; the JSON answer was looked for in "
+        "what was kept"
+        if outcome.stdout_truncated
+        else None
+    )
     if obj is None:
         if outcome.exit_code == 0:
-            return Verdict(native={})
+            return Verdict(error=cut, native={})
         detail = first_line(outcome.stderr_text)
         return Verdict(
-            error=f"{request.event} hook exited with code {outcome.exit_code}"
-            + (f": {detail}" if detail else ""),
+            error=_exit_text(request.event, outcome.exit_code) + (f": {detail}" if detail else ""),
             native={},
         )
     problem = _invalid(obj)
@@ -157,10 +188,11 @@ def interpret(spec: HookSpec, request: FireRequest, outcome: ProcessOutcome) -> 
     cancel = obj.get("cancel") is True
     context = _cap(obj.get("contextModification") or "")
     message = obj.get("errorMessage") or ""
-    warning = None
+    warning = cut
     if cancel and request.event in NOT_CANCELLABLE:
         cancel = False
-        warning = f"{request.event} cannot be cancelled; the hook's cancel was ignored"
+        ignored = f"{request.event} cannot be cancelled; the hook's cancel was ignored"
+        warning = f"{ignored}; {cut}" if cut else ignored
     return Verdict(
         blocks=cancel,
         decision="deny" if cancel else None,
@@ -182,10 +214,53 @@ def _invalid(obj: dict[str, Any]) -> str | None:
     return None
 
 
+def _missing_interpreter(spec: HookSpec, outcome: ProcessOutcome) -> str | None:
+    """Say which interpreter is missing when the hook could not start because the program
+    on its shebang line does not exist ("not found" alone would point at the hook file).
+    A carriage return ending that line (a file saved with CRLF endings) is named."""
+    if outcome.spawn_errno != errno.ENOENT:
+        return None
+    try:
+        with open(spec.source, "rb") as handle:
+            line = handle.readline(256)
+    except OSError:
+        return None
+    if not line.startswith(b"#!"):
+        return None
+    program = line[2:].lstrip(b" \t").replace(b"\t", b" ").split(b" ", 1)[0].rstrip(b"\n")
+    if not program or os.path.exists(program):
+        return None
+    shown = line[2:].rstrip(b"\r\n").decode("utf-8", "replace")
+    crlf = b"\r" in program
+    return f"could not start: its interpreter #!{shown} was not found" + (
+        " (the line ends in a carriage return: save the file with LF line endings)" if crlf else ""
+    )
+
+
+def _exit_text(event: str, code: int | None) -> str:
+    """Cline's "<Hook> hook exited with code N"; a signal is named (Cline says code 1)."""
+    if code is not None and code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = f"signal {-code}"
+        return f"{event} hook was killed by {name}"
+    return f"{event} hook exited with code {code}"
+
+
 def _cap(context: str) -> str:
-    if len(context) <= CONTEXT_CAP:
+    """Cline's cap: 50,000 JavaScript characters (UTF-16 code units, so a character
+    outside the BMP counts twice), then the marker. A cut that would split a surrogate
+    pair keeps one unit less (Cline would leave half a character)."""
+    if len(context) <= CONTEXT_CAP // 2:
+        return context  # even if every character took two units
+    units = context.encode("utf-16-le", "surrogatepass")
+    if len(units) <= 2 * CONTEXT_CAP:
         return context
-    return context[:CONTEXT_CAP] + TRUNCATION_MARKER
+    kept = units[: 2 * CONTEXT_CAP]
+    if 0xD800 <= int.from_bytes(kept[-2:], "little") <= 0xDBFF:
+        kept = kept[:-2]  # a high surrogate without its low half
+    return kept.decode("utf-16-le", "surrogatepass") + TRUNCATION_MARKER
 
 
 def native(request: FireRequest, combined: Mapping[str, Any]) -> dict[str, Any]:

@@ -32,6 +32,7 @@ from .base import (
     hooks_by_file,
     timeout_error,
 )
+from .jsonscan import to_json_bytes
 
 DIALECT = Dialect.CLINE_SDK
 SDK_EVENT: dict[str, str] = {
@@ -345,14 +346,6 @@ def _js_falsy(value: object) -> bool:
 
 def _js(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
-
-
-def to_json_bytes(value: Any) -> bytes:
-    """``JSON.stringify`` bytes: compact, non-ASCII as UTF-8 (lone surrogates escaped)."""
-    try:
-        return _js(value).encode()
-    except UnicodeEncodeError:
-        return json.dumps(value, separators=(",", ":")).encode()
 
 
 def iso_timestamp() -> str:

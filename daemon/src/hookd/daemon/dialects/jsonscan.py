@@ -1,4 +1,5 @@
-"""Finding the JSON a hook meant, in stdout that may carry other text."""
+"""JSON as the Node-based agents read and write it: finding the JSON a hook meant in
+stdout that may carry other text, and ``JSON.stringify``-shaped stdin."""
 
 from __future__ import annotations
 
@@ -43,3 +44,11 @@ def last_json_object(text: str) -> dict[str, Any] | None:
     except json.JSONDecodeError:
         return None
     return found if isinstance(found, dict) else None
+
+
+def to_json_bytes(value: Any) -> bytes:
+    """``JSON.stringify`` bytes: compact, non-ASCII as UTF-8 (lone surrogates escaped)."""
+    try:
+        return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
+    except UnicodeEncodeError:
+        return json.dumps(value, separators=(",", ":")).encode()
