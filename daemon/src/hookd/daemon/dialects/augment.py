@@ -21,9 +21,11 @@ import json
 import os
 import re
 import shlex
+import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .. import windows_launch
 from ..combine_policy import CombinePolicy
 from ..model import Dialect, FireRequest, HookReport, HookSpec, ProcessOutcome, Verdict
 from .base import Launch, Loaded, Source, first_root, hook_environment, timeout_error
@@ -256,6 +258,8 @@ def script_argv(command: str) -> tuple[str, ...]:
     words = _words(command)
     script = words[0]
     ext = os.path.splitext(script)[1].lower()
+    if sys.platform == "win32":  # pragma: no cover - argv rules unit-tested on Linux
+        return windows_launch.script_argv(script, words[1:])
     if ext == ".ps1":
         return ("pwsh", "-NoProfile", "-File", script, *words[1:])
     if ext in (".cmd", ".bat"):

@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from .. import windows_launch
 from ..combine_policy import CombinePolicy
 from ..model import Dialect, FireRequest, HookReport, HookSpec
 from ..spill import session_directory
@@ -155,8 +156,16 @@ def _make_handler(
             "asyncRewake": kind == "command" and handler.get("asyncRewake") is True,
             "handler": dict(handler),
             "explicitTimeout": "timeout" in handler,
+            "shell": _shell(handler),
         },
     )
+
+
+def _shell(handler: Mapping[str, Any]) -> str | None:
+    shell = handler.get("shell")
+    if shell is not None and shell not in ("bash", "powershell"):
+        raise ValueError(f'"shell" must be "bash" or "powershell", not {shell!r}')
+    return shell
 
 
 def _command(kind: str, handler: Mapping[str, Any]) -> tuple[str, tuple[str, ...] | None]:
@@ -356,11 +365,23 @@ def prepare(spec: HookSpec, request: FireRequest, base_env: Mapping[str, str]) -
     if kind == "http":
         return handlers.prepare_http(spec, payload, env)
     if spec.argv is None:
-        argv: tuple[str, ...] = ("/bin/sh", "-c", spec.command)
+        argv = shell_form(spec.command, spec.options.get("shell"), env)
     else:
         argv = tuple(_substitute(part, env) for part in spec.argv)
     cwd = claude_output.hook_cwd(request)
     return Launch(argv=argv, stdin=json.dumps(payload).encode(), cwd=cwd, env=env)
+
+
+def shell_form(command: str, shell: str | None, env: Mapping[str, str]) -> tuple[str, ...]:
+    """Shell form: ``sh -c`` on macOS and Linux, and PowerShell 7 (``pwsh``) when the
+    handler says ``shell: "powershell"``; on Windows, Git Bash else PowerShell."""
+    if sys.platform == "win32":  # pragma: no cover - argv rules unit-tested on Linux
+        program_files = [env.get("ProgramFiles", r"C:\Program Files")]
+        git_bash = windows_launch.find_git_bash(program_files, os.path.exists)
+        return windows_launch.shell_argv(command, shell, git_bash=git_bash)
+    if shell == "powershell":
+        return ("pwsh", "-NoProfile", "-NonInteractive", "-Command", command)
+    return ("/bin/sh", "-c", command)
 
 
 def session_env_file(request: FireRequest) -> str | None:
