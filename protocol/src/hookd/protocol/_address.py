@@ -35,6 +35,8 @@ def default_socket_path() -> str:
     if override:
         return override
     if sys.platform == "win32":
-        user = os.environ.get("USERNAME", "user")
-        return rf"\\.\pipe\hookd-{user}"
+        # A pipe name cannot hold a backslash (DOMAIN\user); the whole name is at most
+        # 256 characters. Without USERNAME, fall back to USER before a shared name.
+        user = os.environ.get("USERNAME") or os.environ.get("USER") or "user"
+        return (r"\\.\pipe\hookd-" + user.replace("\\", "_").replace("/", "_"))[:256]
     return os.path.join(runtime_dir(), SOCKET_NAME)

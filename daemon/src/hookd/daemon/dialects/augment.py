@@ -25,7 +25,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .. import windows_launch
+from .. import launch_windows
 from ..combine_policy import CombinePolicy
 from ..model import Dialect, FireRequest, HookReport, HookSpec, ProcessOutcome, Verdict
 from .base import Launch, Loaded, Source, first_root, hook_environment, timeout_error
@@ -259,7 +259,7 @@ def script_argv(command: str) -> tuple[str, ...]:
     script = words[0]
     ext = os.path.splitext(script)[1].lower()
     if sys.platform == "win32":  # pragma: no cover - argv rules unit-tested on Linux
-        return windows_launch.script_argv(script, words[1:])
+        return launch_windows.script_argv(script, words[1:])
     if ext == ".ps1":
         return ("pwsh", "-NoProfile", "-File", script, *words[1:])
     if ext in (".cmd", ".bat"):

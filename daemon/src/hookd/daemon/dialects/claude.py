@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .. import windows_launch
+from .. import launch_windows
 from ..combine_policy import CombinePolicy
 from ..model import Dialect, FireRequest, HookReport, HookSpec
 from ..spill import session_directory
@@ -373,14 +373,20 @@ def prepare(spec: HookSpec, request: FireRequest, base_env: Mapping[str, str]) -
 
 
 def shell_form(command: str, shell: str | None, env: Mapping[str, str]) -> tuple[str, ...]:
-    """Shell form: ``sh -c`` on macOS and Linux, and PowerShell 7 (``pwsh``) when the
-    handler says ``shell: "powershell"``; on Windows, Git Bash else PowerShell."""
+    """Shell form: ``sh -c`` on macOS and Linux, and PowerShell 7 (``pwsh``, with the
+    placeholders rewritten to ``${env:NAME}`` as Claude Code does) when the handler says
+    ``shell: "powershell"``; on Windows, Git Bash else PowerShell (``launch_windows``)."""
     if sys.platform == "win32":  # pragma: no cover - argv rules unit-tested on Linux
-        program_files = [env.get("ProgramFiles", r"C:\Program Files")]
-        git_bash = windows_launch.find_git_bash(program_files, os.path.exists)
-        return windows_launch.shell_argv(command, shell, git_bash=git_bash)
+        which = launch_windows.which_in(env, os.path.isfile)
+        return launch_windows.shell_argv(
+            command,
+            shell,
+            git_bash=launch_windows.find_git_bash(env, os.path.isfile, which),
+            powershell=launch_windows.find_powershell(env, os.path.isfile, which),
+        )
     if shell == "powershell":
-        return ("pwsh", "-NoProfile", "-NonInteractive", "-Command", command)
+        rewritten = launch_windows.powershell_placeholders(command)
+        return ("pwsh", "-NoProfile", "-NonInteractive", "-Command", rewritten)
     return ("/bin/sh", "-c", command)
 
 
