@@ -548,7 +548,7 @@ async def test_invalid_timeout_is_reported(augment: Augment) -> None:
     result = await augment.fire("PreToolUse")
 
     assert result["hooks"] == []
-    assert any('"timeout" must be a positive number' in w for w in result["warnings"])
+    assert any('"timeout" must be a positive finite number' in w for w in result["warnings"])
 
 
 # --- hookd's own switches ---------------------------------------------------------------

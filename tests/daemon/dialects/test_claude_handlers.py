@@ -442,5 +442,6 @@ async def test_session_end_hooks_share_a_short_budget(rpc, workspace, tmp_path) 
 
     assert listed_default["hooks"][0]["timedOut"] is True
     assert 1400 <= listed_default["hooks"][0]["durationMs"] < 10_000
-    assert [h["timeoutMs"] for h in raised["hooks"]] == [60_000] * 3
+    # the budget rises to 60 s (the 900 s hook, capped); a shorter own timeout still holds
+    assert [h["timeoutMs"] for h in raised["hooks"]] == [60_000, 5_000, 60_000]
     assert listed_default["hooks"][0]["timeoutMs"] == 1500

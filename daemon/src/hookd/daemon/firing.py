@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import time
 from collections.abc import Awaitable, Callable, Mapping
@@ -115,8 +116,13 @@ def _positive_ms(params: Mapping[str, Any], name: str) -> float | None:
     value = params.get(name)
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
-        raise InvalidFire(f'"{name}" must be a positive number of milliseconds')
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or not math.isfinite(value)
+        or value <= 0
+    ):
+        raise InvalidFire(f'"{name}" must be a positive, finite number of milliseconds')
     return float(value) / 1000
 
 
@@ -141,12 +147,15 @@ async def fire(
         specs, warnings = [], [switched_off]
     else:
         specs, warnings = registry.hooks_for(request)
-    async_results = background.take(request) if background is not None else []
     started_async: list[dict[str, Any]] = []
     summarize = getattr(module, "async_result", None)
     if background is not None and summarize is not None:
         for spec in [s for s in specs if s.options.get("async")]:
-            started_async.append(background.start(request, spec, summarize, deliver))
+            began = background.start(request, spec, summarize, deliver)
+            started_async.append(began)
+            if "notStarted" in began:
+                warnings.append(f"{spec.source}: async hook {spec.command!r} was not started: "
+                                f"{began['notStarted']}")  # fmt: skip
     specs = [s for s in specs if not s.options.get("async")]
     entry = stats.begin(request.dialect.value, request.event, request.roots)
     entry.hooks_total = len(specs)
@@ -177,6 +186,8 @@ async def fire(
             ask_client=ask_client,
         )
         finished = True
+        # Taken only now: a fire that is cancelled or fails leaves them for the next one.
+        async_results = background.take(request) if background is not None else []
     finally:
         stats.end(entry)
         if notify is not None and not finished:

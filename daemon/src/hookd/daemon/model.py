@@ -129,6 +129,9 @@ class FireRequest:
     """Where per-session files go (Claude's ``CLAUDE_ENV_FILE``, spilled long outputs)."""
     extra_hook_dirs: tuple[str, ...] = ()
     """Hook folders named by the client for this fire (the Cline SDK's ``--hooks-dir``)."""
+    fire_id: int | str | None = None
+    """The fire's JSON-RPC id, so a client with several fires open can route the
+    ``hook/run`` requests of each."""
 
     @property
     def session_id(self) -> str | None:

@@ -57,9 +57,9 @@ class Settings:
 
 def default_state_dir() -> str:
     """``$XDG_STATE_HOME/hookd``, else ``~/.local/state/hookd``."""
-    base = os.environ.get("XDG_STATE_HOME") or os.path.join(
-        os.path.expanduser("~"), ".local", "state"
-    )
+    base = os.environ.get("XDG_STATE_HOME", "")
+    if not os.path.isabs(base):  # the XDG spec: relative values are invalid, ignore them
+        base = os.path.join(os.path.expanduser("~"), ".local", "state")
     return os.path.join(base, "hookd")
 
 
@@ -104,6 +104,13 @@ def _read_config(path: Path) -> dict[str, Any]:
         )
     if "disabled_dialects" in data:
         data["disabled_dialects"] = frozenset(data["disabled_dialects"])
+    if isinstance(data.get("state_dir"), str):
+        data["state_dir"] = os.path.expanduser(data["state_dir"])
+        if not os.path.isabs(data["state_dir"]):
+            raise ConfigError(
+                f"hookd config {path}: state_dir must be an absolute path (or start with ~/), "
+                f"not {data['state_dir']!r}"
+            )
     for name, value in data.items():
         expected = type(getattr(Settings(), name))
         if expected is float and isinstance(value, int):

@@ -8,6 +8,8 @@ hook's entry and a warning), so nothing is lost and nothing is cut without a tra
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import os
 import re
 import secrets
@@ -46,15 +48,35 @@ def cap_text(text: str, *, cap: int, field: str, directory: str) -> Capped:
 
 
 def session_directory(state_dir: str, dialect: str, session_id: str | None) -> str:
-    """``<state_dir>/<dialect>/sessions/<session>`` with the session id made file-safe."""
-    session = _UNSAFE.sub("_", session_id)[:128] if session_id else "no-session"
-    return os.path.join(state_dir, dialect, "sessions", session or "_")
+    """``<state_dir>/<dialect>/sessions/<name>``: a readable, file-safe prefix of the
+    session id plus a hash of all of it, so that no id can climb out (``..``) or share
+    another session's folder (``a/b`` and ``a_b``, or long ids with a common start)."""
+    if not session_id:
+        return os.path.join(state_dir, dialect, "sessions", "no-session")
+    digest = hashlib.sha256(session_id.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    prefix = _UNSAFE.sub("_", session_id)[:48].strip(".") or "session"
+    return os.path.join(state_dir, dialect, "sessions", f"{prefix}-{digest}")
+
+
+def private_directory(path: str) -> None:
+    """Create ``path`` and any missing parents with mode 0700 (``os.makedirs`` would give
+    the parents the default mode, letting other users list session ids)."""
+    missing = []
+    while path and not os.path.isdir(path):
+        missing.append(path)
+        parent = os.path.dirname(path)
+        if parent == path:
+            break
+        path = parent
+    for folder in reversed(missing):
+        with contextlib.suppress(FileExistsError):
+            os.mkdir(folder, 0o700)
 
 
 def _write(directory: str, field: str, text: str) -> str:
-    os.makedirs(directory, mode=0o700, exist_ok=True)
+    private_directory(directory)
     path = os.path.join(directory, f"{_UNSAFE.sub('_', field)}-{secrets.token_hex(6)}.txt")
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8", errors="replace") as handle:
         handle.write(text)
     return path

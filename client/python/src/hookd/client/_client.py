@@ -6,7 +6,7 @@ import itertools
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hookd.protocol import (
     CANCEL_REQUEST,
@@ -15,6 +15,7 @@ from hookd.protocol import (
     PROGRESS,
     REQUEST_CANCELLED,
     SERVER_CANCELLED,
+    dumps,
     error,
     notification,
     request,
@@ -23,6 +24,9 @@ from hookd.protocol import (
 
 from ._connection import Connection
 from ._errors import RemoteError, RequestCancelled
+
+if TYPE_CHECKING:
+    from concurrent.futures import ThreadPoolExecutor
 
 ProgressCallback = Callable[[dict[str, Any]], None]
 """Called with each ``$/progress`` value (begin, reports, end) of a fire."""
@@ -33,6 +37,7 @@ sent back as an error answer (the hook is then a non-blocking error)."""
 AsyncResultCallback = Callable[[dict[str, Any]], None]
 """Called with each ``hook/asyncResult`` (a background hook finished) seen on the way."""
 HANDLER_FAILED = -32000
+HANDLER_THREADS = 8
 
 _ids = itertools.count(1)
 
@@ -61,35 +66,51 @@ class FireCall:
         self._on_async_result = on_async_result
         self._response: dict[str, Any] | None = None
         self._lock = threading.Lock()
+        self._pool: ThreadPoolExecutor | None = None
 
     def __iter__(self) -> Iterator[dict[str, Any]]:
-        while self._response is None:
-            message = self._connection.receive(self._deadline)
-            method = message.get("method")
-            if method == PROGRESS:
-                params = message.get("params") or {}
-                if params.get("token") == self._token:
-                    yield params.get("value", {})
-            elif method == HOOK_RUN and "id" in message:
-                self._run_handler(message)
-            elif method == HOOK_ASYNC_RESULT and self._on_async_result is not None:
-                self._on_async_result(message.get("params") or {})
-            elif method is None and message.get("id") == self._id:
-                self._response = message
+        try:
+            while self._response is None:
+                message = self._connection.receive(self._deadline)
+                method = message.get("method")
+                if method == PROGRESS:
+                    params = message.get("params") or {}
+                    if params.get("token") == self._token:
+                        yield params.get("value", {})
+                elif method == HOOK_RUN and "id" in message:
+                    self._start_handler(message)
+                elif method == HOOK_ASYNC_RESULT and self._on_async_result is not None:
+                    self._on_async_result(message.get("params") or {})
+                elif method is None and message.get("id") == self._id:
+                    self._response = message
+        finally:
+            if self._pool is not None:  # no runner thread outlives the call
+                self._pool.shutdown(wait=True)
+                self._pool = None
 
-    def _run_handler(self, message: dict[str, Any]) -> None:
-        """Answer the daemon's ``hook/run`` with the runner registered for its type."""
+    def _start_handler(self, message: dict[str, Any]) -> None:
+        """Run the daemon's ``hook/run`` in a worker thread, so that several handlers of
+        one fire run at the same time (as the daemon runs their hooks) and progress keeps
+        flowing meanwhile."""
+        if self._pool is None:
+            # Imported here: the CLI and most fires never need threads.
+            from concurrent.futures import ThreadPoolExecutor
+
+            self._pool = ThreadPoolExecutor(HANDLER_THREADS, thread_name_prefix="hookd-hook-run")
+        self._pool.submit(self._answer, message)
+
+    def _answer(self, message: dict[str, Any]) -> None:
+        """Answer one ``hook/run`` with the runner registered for its type."""
         params = message.get("params") or {}
         runner = self._handlers.get(params.get("type", ""))
-        if runner is None:
-            reply = error(message["id"], HANDLER_FAILED, f"no runner for {params.get('type')}")
-        else:
-            try:
-                reply = success(message["id"], runner(params))
-            except Exception as exc:  # noqa: BLE001 (the runner is the caller's code: report it)
-                reply = error(message["id"], HANDLER_FAILED, str(exc) or type(exc).__name__)
+        try:
+            if runner is None:
+                raise LookupError(f"this client has no runner for {params.get('type')} hooks")
+            frame = dumps(success(message["id"], runner(params)))  # a bad result fails here
+        except Exception as exc:  # noqa: BLE001 (the runner is the caller's code: report it)
+            frame = dumps(error(message["id"], HANDLER_FAILED, str(exc) or type(exc).__name__))
         with self._lock:
-            self._connection.send(reply)
+            self._connection.send_raw_json(frame)
 
     def result(self) -> dict[str, Any]:
         """The fire result; raises RemoteError/RequestCancelled on an error answer."""

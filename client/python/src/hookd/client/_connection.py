@@ -41,8 +41,12 @@ class Connection:
         self._pending: list[bytes] = []
 
     def send(self, message: Any) -> None:
+        self.send_raw_json(dumps(message))
+
+    def send_raw_json(self, body: bytes) -> None:
+        """Send a message already serialised by ``hookd.protocol.dumps``."""
         try:
-            self._sock.sendall(encode(dumps(message), Framing.NDJSON))
+            self._sock.sendall(encode(body, Framing.NDJSON))
         except BrokenPipeError:
             raise ConnectionLost("hookd closed the connection") from None
 

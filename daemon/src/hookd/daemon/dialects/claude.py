@@ -13,6 +13,7 @@ This module finds, selects and prepares hooks; ``claude_output`` reads their res
 from __future__ import annotations
 
 import json
+import math
 import os
 import sys
 from collections.abc import Mapping, Sequence
@@ -22,7 +23,7 @@ from typing import Any
 from .. import launch_windows
 from ..combine_policy import CombinePolicy
 from ..model import Dialect, FireRequest, HookReport, HookSpec
-from ..spill import session_directory
+from ..spill import cap_text, private_directory, session_directory
 from . import claude_handlers as handlers
 from . import claude_output
 from . import claude_rules as rules
@@ -248,7 +249,10 @@ def select(
                 spec = replace(spec, options={**spec.options, "httpEnvAllow": policy.env_allowlist})
             chosen.append(spec)
     if request.event == "SessionEnd":
-        chosen = _session_end_budget(chosen, request.env, warnings)
+        configured = [
+            spec for _s, content in loaded for spec in content.hooks.get("SessionEnd", ())
+        ]
+        chosen = _session_end_budget(chosen, configured, request.env, warnings)
     if held_back:
         warnings.append(
             f"{held_back} hook(s) from user, project or local settings were not run: managed "
@@ -258,19 +262,24 @@ def select(
 
 
 def _session_end_budget(
-    specs: list[HookSpec], env: Mapping[str, str], warnings: list[str]
+    specs: list[HookSpec],
+    configured: Sequence[HookSpec],
+    env: Mapping[str, str],
+    warnings: list[str],
 ) -> list[HookSpec]:
     """ "SessionEnd hooks share a 1.5-second budget; if your settings set a longer
-    per-hook timeout, Claude Code raises the budget to match, up to 60 seconds", and
-    ``CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS`` (from the agent's env) overrides it. They
-    run concurrently, so a shared budget is each hook's timeout."""
-    explicit = [s.timeout_s for s in specs if s.options.get("explicitTimeout")]
+    per-hook timeout, Claude Code raises the budget to match, up to 60 seconds" (every
+    configured SessionEnd hook counts, matched or not), and
+    ``CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS`` (from the agent's env) overrides it. The
+    hooks run concurrently, so the shared budget bounds each one; a hook's own shorter
+    ``timeout`` still applies."""
+    explicit = [s.timeout_s for s in configured if s.options.get("explicitTimeout")]
     budget = min(rules.SESSION_END_MAX_BUDGET_S, max([rules.SESSION_END_BUDGET_S, *explicit]))
     override = env.get(rules.SESSION_END_BUDGET_ENV)
     if override is not None:
         try:
             value = float(override)
-            if value <= 0:
+            if not math.isfinite(value) or value <= 0:
                 raise ValueError(override)
             budget = value / 1000
         except ValueError:
@@ -278,7 +287,15 @@ def _session_end_budget(
                 f"{rules.SESSION_END_BUDGET_ENV}={override!r} is not a positive number of "
                 f"milliseconds; the {budget:g} s budget applies"
             )
-    return [replace(spec, timeout_s=budget) for spec in specs]
+    return [
+        replace(
+            spec,
+            timeout_s=min(spec.timeout_s, budget)
+            if spec.options.get("explicitTimeout")
+            else budget,
+        )
+        for spec in specs
+    ]
 
 
 def _not_runnable(spec: HookSpec, event: str, policy: _Policy) -> str | None:
@@ -390,10 +407,11 @@ def shell_form(command: str, shell: str | None, env: Mapping[str, str]) -> tuple
     return ("/bin/sh", "-c", command)
 
 
-def session_env_file(request: FireRequest) -> str | None:
+def session_env_file(request: FireRequest, *, create: bool = True) -> str | None:
     """``CLAUDE_ENV_FILE`` for SessionStart, Setup, CwdChanged and FileChanged: the
     client's own path when its fire ``env`` names one, else a per-session file under the
-    state directory, created empty (0600) so that hooks can append to it."""
+    state directory, created empty (0600, never through a symlink) so that hooks can
+    append to it."""
     if request.event not in rules.ENV_FILE_EVENTS:
         return None
     given = request.env.get("CLAUDE_ENV_FILE")
@@ -401,12 +419,23 @@ def session_env_file(request: FireRequest) -> str | None:
         return given
     directory = session_directory(request.state_dir, "claude", request.session_id)
     path = os.path.join(directory, "env.sh")
+    if not create:
+        return path
     try:
-        os.makedirs(directory, mode=0o700, exist_ok=True)
-        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600))
+        private_directory(directory)
+        flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW
+        os.close(os.open(path, flags, 0o600))
     except OSError:
         return None  # the hook runs without it, as on events that have none
     return path
+
+
+def fire_extras(request: FireRequest, reports: Sequence[HookReport]) -> dict[str, Any]:
+    """Result fields only Claude fires have: the ``CLAUDE_ENV_FILE`` the hooks got (null
+    when no hook ran: nothing was created)."""
+    if request.event not in rules.ENV_FILE_EVENTS:
+        return {}
+    return {"envFile": session_env_file(request, create=False) if reports else None}
 
 
 def _substitute(text: str, env: Mapping[str, str]) -> str:
@@ -416,25 +445,28 @@ def _substitute(text: str, env: Mapping[str, str]) -> str:
     return text
 
 
-def fire_extras(request: FireRequest, reports: Sequence[HookReport]) -> dict[str, Any]:
-    """Result fields only Claude fires have: the ``CLAUDE_ENV_FILE`` the hooks got."""
-    if request.event not in rules.ENV_FILE_EVENTS:
-        return {}
-    return {"envFile": session_env_file(request)}
-
-
-def async_result(report: HookReport) -> dict[str, Any]:
+def async_result(report: HookReport, request: FireRequest) -> dict[str, Any]:
     """What a finished background hook tells the agent: its ``additionalContext`` and
     ``systemMessage`` (decision fields have no effect), and for ``asyncRewake`` an exit
-    code 2 wakes the agent with stderr, or stdout when stderr is empty."""
+    code 2 wakes the agent with stderr, or stdout when stderr is empty (capped at
+    10,000 characters like every hook output string; the rest saved to a file)."""
     verdict, outcome = report.verdict, report.outcome
     rewake = bool(report.spec.options.get("asyncRewake")) and outcome.exit_code == 2
     message = (outcome.stderr_text.strip() or outcome.stdout_text.strip()) if rewake else None
+    spilled = list(verdict.spilled)
+    if message is not None and len(message) > rules.OUTPUT_CAP_CHARS:
+        directory = session_directory(request.state_dir, "claude", request.session_id)
+        capped = cap_text(message, cap=rules.OUTPUT_CAP_CHARS, field="rewakeMessage",
+                          directory=directory)  # fmt: skip
+        message = capped.text
+        if capped.spill is not None:
+            spilled.append(capped.spill)
     return {
         "context": verdict.context,
         "systemMessage": verdict.system_message,
         "rewake": rewake,
         "rewakeMessage": message,
+        "spilled": spilled,
     }
 
 

@@ -10,13 +10,14 @@ rendered (``$ARGUMENTS``) or the tool input already substituted (``${path}``).
 
 from __future__ import annotations
 
-import fnmatch
 import json
 import re
 from collections.abc import Collection, Mapping
+from functools import lru_cache
 from typing import Any
 
 from ..model import FireRequest, HookSpec
+from ..runner.http_post import UnusableUrl, split_url
 from .base import ClientLaunch, HttpLaunch
 
 _ENV_REFERENCE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
@@ -32,6 +33,10 @@ def validate(kind: str, handler: Mapping[str, Any]) -> None:
         if not isinstance(handler.get(name), str) or not handler[name].strip():
             raise ValueError(f'a {kind} handler needs a non-empty "{name}" string')
     if kind == "http":
+        try:
+            split_url(handler["url"])
+        except UnusableUrl as exc:
+            raise ValueError(str(exc)) from None
         headers = handler.get("headers", {})
         if not isinstance(headers, dict) or not all(
             isinstance(k, str) and isinstance(v, str) for k, v in headers.items()
@@ -45,10 +50,16 @@ def validate(kind: str, handler: Mapping[str, Any]) -> None:
 
 
 def url_allowed(url: str, allowlist: Collection[str] | None) -> bool:
-    """``allowedHttpHookUrls``: when defined, the URL must match one entry (``*`` globs)."""
+    """``allowedHttpHookUrls``: when defined, the URL must match one entry, where ``*``
+    matches any run of characters and everything else is literal (``[::1]`` included)."""
     if allowlist is None:
         return True
-    return any(fnmatch.fnmatchcase(url, pattern) for pattern in allowlist)
+    return any(_url_pattern(pattern).fullmatch(url) for pattern in allowlist)
+
+
+@lru_cache(maxsize=256)
+def _url_pattern(pattern: str) -> re.Pattern[str]:
+    return re.compile(".*".join(re.escape(part) for part in pattern.split("*")), re.DOTALL)
 
 
 def prepare_http(spec: HookSpec, payload: Mapping[str, Any], env: Mapping[str, str]) -> HttpLaunch:
@@ -84,6 +95,7 @@ def prepare_client(
     handler = spec.options["handler"]
     params: dict[str, Any] = {
         "agent": request.dialect.value,
+        "fireId": request.fire_id,
         "type": kind,
         "event": request.event,
         "source": spec.source,

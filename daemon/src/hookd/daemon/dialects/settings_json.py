@@ -8,6 +8,7 @@ then keeps the last good hooks of that file and shows the error in ``status`` an
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -111,6 +112,11 @@ def number_field(handler: Mapping[str, Any], name: str, default: float) -> float
     value = handler.get(name)
     if value is None:
         return default
-    if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
-        raise ValueError(f'"{name}" must be a positive number, not {value!r}')
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or not math.isfinite(value)
+        or value <= 0
+    ):
+        raise ValueError(f'"{name}" must be a positive finite number, not {value!r}')
     return float(value)

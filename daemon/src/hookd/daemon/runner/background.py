@@ -27,9 +27,17 @@ from .runner import limits_for, run_handler
 log = structlog.get_logger("hookd.background")
 
 Deliver = Callable[[dict[str, Any]], None]
-Summarize = Callable[[HookReport], dict[str, Any]]
+Summarize = Callable[[HookReport, FireRequest], dict[str, Any]]
 MAX_PER_SESSION = 100
 MAX_SESSIONS = 1000
+MAX_PER_TAKE = 20
+"""At most this many results go into one fire's ``asyncResults`` (each text is capped
+by the dialect); the rest wait for the session's next fire."""
+MAX_RUNNING = 64
+MAX_RUNNING_PER_SESSION = 16
+"""Background hooks hold a process and three pipes each for up to their timeout: capped,
+so that lingering ones can never exhaust the daemon's file descriptors and make the
+synchronous hooks (the ones that can block) fail to start."""
 
 
 class BackgroundHooks:
@@ -42,6 +50,7 @@ class BackgroundHooks:
         self._ids = itertools.count(1)
         self._waiting: OrderedDict[tuple[str, str], list[dict[str, Any]]] = OrderedDict()
         self.running = 0
+        self._by_session: dict[str, int] = {}
         self.finished = 0
         self.dropped = 0
 
@@ -71,7 +80,17 @@ class BackgroundHooks:
         }
         if self._nursery is None:
             raise RuntimeError("background hooks are not running (BackgroundHooks.run)")
+        session = request.session_id or ""
+        if self.running >= MAX_RUNNING:
+            entry["notStarted"] = f"{MAX_RUNNING} background hooks are already running"
+            return entry
+        if self._by_session.get(session, 0) >= MAX_RUNNING_PER_SESSION:
+            entry["notStarted"] = (
+                f"{MAX_RUNNING_PER_SESSION} background hooks of this session are already running"
+            )
+            return entry
         self.running += 1
+        self._by_session[session] = self._by_session.get(session, 0) + 1
         self._nursery.start_soon(self._run_one, request, spec, summarize, deliver, entry)
         return entry
 
@@ -85,6 +104,7 @@ class BackgroundHooks:
     ) -> None:
         module = DIALECTS[request.dialect.value]
         started = time.perf_counter()
+        session = request.session_id or ""
         try:
             outcome = await run_handler(
                 module.prepare(spec, request, self.base_env),
@@ -98,18 +118,22 @@ class BackgroundHooks:
                 "timedOut": outcome.timed_out,
                 "durationMs": round((time.perf_counter() - started) * 1000, 3),
                 "error": verdict.error,
-                **summarize(report),
+                **summarize(report, request),
             }
+            self.finished += 1
+            log.info("async_hook_finished", source=spec.source, exit_code=outcome.exit_code)
+            self._keep(request, result)
+            if deliver is not None:
+                deliver(result)
         except Exception:  # a bug here must not take the daemon's nursery down
             log.exception("async_hook_failed", source=spec.source)
-            return
         finally:
             self.running -= 1
-        self.finished += 1
-        log.info("async_hook_finished", source=spec.source, exit_code=outcome.exit_code)
-        self._keep(request, result)
-        if deliver is not None:
-            deliver(result)
+            left = self._by_session.get(session, 1) - 1
+            if left > 0:
+                self._by_session[session] = left
+            else:
+                self._by_session.pop(session, None)
 
     def _keep(self, request: FireRequest, result: dict[str, Any]) -> None:
         session = request.session_id
@@ -131,4 +155,11 @@ class BackgroundHooks:
         session = request.session_id
         if session is None:
             return []
-        return self._waiting.pop((request.dialect.value, session), [])
+        key = (request.dialect.value, session)
+        waiting = self._waiting.get(key, [])
+        taken, rest = waiting[:MAX_PER_TAKE], waiting[MAX_PER_TAKE:]
+        if rest:
+            self._waiting[key] = rest
+        else:
+            self._waiting.pop(key, None)
+        return taken

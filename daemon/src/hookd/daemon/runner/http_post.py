@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ssl
 import time
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 import h11
 import trio
@@ -25,22 +25,33 @@ class UnusableUrl(ValueError):
 
 
 def split_url(url: str) -> tuple[str, str, int, str]:
-    """``(scheme, host, port, target)`` of an http(s) URL.
+    """``(scheme, host, port, target)`` of an http(s) URL; the target percent-encoded to
+    ASCII and an international host name IDNA-encoded, as a browser would send them.
 
     Raises:
-        UnusableUrl: not http/https, no host, or a bad port.
+        UnusableUrl: not http/https, no host, a bad port or host, or a malformed URL.
     """
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+        port_value = parts.port
+        host = parts.hostname
+    except ValueError as exc:
+        raise UnusableUrl(f"{url!r} is not a valid URL: {exc}") from None
     if parts.scheme not in ("http", "https"):
         raise UnusableUrl(f"{url!r} is not an http:// or https:// URL")
-    if not parts.hostname:
+    if not host:
         raise UnusableUrl(f"{url!r} has no host")
     try:
-        port = parts.port or (443 if parts.scheme == "https" else 80)
-    except ValueError as exc:
-        raise UnusableUrl(f"{url!r}: {exc}") from None
-    target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-    return parts.scheme, parts.hostname, port, target
+        host.encode("ascii")
+    except UnicodeEncodeError:
+        try:
+            host = host.encode("idna").decode("ascii")
+        except UnicodeError as exc:
+            raise UnusableUrl(f"{url!r}: the host name cannot be encoded ({exc})") from None
+    port = port_value or (443 if parts.scheme == "https" else 80)
+    path = quote(parts.path or "/", safe="/%:@!$&'()*+,;=-._~")
+    query = quote(parts.query, safe="/%:@!$&'()*+,;=-._~?")
+    return parts.scheme, host, port, path + (f"?{query}" if query else "")
 
 
 async def post_json(
@@ -72,6 +83,8 @@ async def post_json(
             )
         except (OSError, trio.BrokenResourceError, h11.ProtocolError, ssl.SSLError) as exc:
             failure = f"request to {url} failed: {_describe(exc)}"
+        except (ValueError, UnicodeError) as exc:  # e.g. a header value that is not ASCII
+            failure = f"request to {url} could not be sent: {_describe(exc)}"
     if scope.cancelled_caught:
         return ProcessOutcome(None, b"", b"", elapsed(), timed_out=True)
     if failure is not None:
@@ -99,7 +112,9 @@ async def _exchange(
             await tls.do_handshake()
             stream = tls
         connection = h11.Connection(h11.CLIENT)
-        authority = host if port in (80, 443) else f"{host}:{port}"
+        default_port = 443 if scheme == "https" else 80
+        name = f"[{host}]" if ":" in host else host  # an IPv6 literal
+        authority = name if port == default_port else f"{name}:{port}"
         request = h11.Request(
             method="POST",
             target=target,

@@ -12,15 +12,18 @@ import math
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
+import structlog
 import trio
 
 from ..dialects import DIALECTS
 from ..dialects.base import ClientLaunch, HttpLaunch, Launch, Prepared
-from ..model import FireRequest, HookReport, HookSpec, ProcessOutcome
+from ..model import FireRequest, HookReport, HookSpec, ProcessOutcome, Verdict
 from ..settings import Settings
 from .client_handler import AskClient, run_on_client
 from .http_post import post_json
 from .process import ProcessLimits, run_hook_process
+
+log = structlog.get_logger("hookd.runner")
 
 Progress = Callable[[str, dict[str, Any]], Awaitable[None]]
 """``await progress(kind, data)``: kind is hook/started, hook/slow or hook/finished."""
@@ -49,14 +52,21 @@ async def run_hooks(
         await progress("hook/started", _describe(index, spec))
         async with trio.open_nursery() as nursery:
             nursery.start_soon(_slow_notice, progress, index, spec, request.slow_threshold_s)
-            outcome = await run_handler(
-                module.prepare(spec, request, base_env),
-                limits_for(settings, min(spec.timeout_s, remaining)),
-                ask_client,
-                request.client_handlers,
-            )
+            prepared = _prepare(module, spec, request, base_env)
+            if isinstance(prepared, ProcessOutcome):
+                outcome = prepared
+            else:
+                outcome = await _guarded(
+                    spec,
+                    run_handler(
+                        prepared,
+                        limits_for(settings, min(spec.timeout_s, remaining)),
+                        ask_client,
+                        request.client_handlers,
+                    ),
+                )
             nursery.cancel_scope.cancel()
-        verdict = module.interpret(spec, request, outcome)
+        verdict = _interpreted(module, spec, request, outcome)
         report = HookReport(spec=spec, index=index, outcome=outcome, verdict=verdict)
         reports[index] = report
         await progress("hook/finished", hook_run(report))
@@ -69,6 +79,40 @@ async def run_hooks(
             for index, spec in enumerate(specs):
                 nursery.start_soon(run_one, index, spec)
     return [reports[i] for i in sorted(reports)]
+
+
+async def _guarded(spec: HookSpec, running: Awaitable[ProcessOutcome]) -> ProcessOutcome:
+    """One hook's failure stays that hook's: a bug or an unforeseen error while running
+    it becomes its error, never the fire's (which would lose the other hooks' blocks)."""
+    started = trio.current_time()
+    try:
+        return await running
+    except Exception as exc:
+        log.exception("hook_failed_internally", source=spec.source, command=spec.command)
+        elapsed = round((trio.current_time() - started) * 1000, 3)
+        return ProcessOutcome(None, b"", b"", elapsed, spawn_error=f"internal error: {exc!r}")
+
+
+def _prepare(
+    module: Any, spec: HookSpec, request: FireRequest, env: Mapping[str, str]
+) -> Prepared | ProcessOutcome:
+    try:
+        prepared: Prepared = module.prepare(spec, request, env)
+    except Exception as exc:
+        log.exception("hook_prepare_failed", source=spec.source, command=spec.command)
+        return ProcessOutcome(None, b"", b"", 0.0, spawn_error=f"internal error: {exc!r}")
+    return prepared
+
+
+def _interpreted(
+    module: Any, spec: HookSpec, request: FireRequest, outcome: ProcessOutcome
+) -> Verdict:
+    try:
+        verdict: Verdict = module.interpret(spec, request, outcome)
+    except Exception as exc:
+        log.exception("hook_interpret_failed", source=spec.source, command=spec.command)
+        return Verdict(error=f"internal error reading its output: {exc!r}")
+    return verdict
 
 
 def limits_for(settings: Settings, timeout_s: float) -> ProcessLimits:

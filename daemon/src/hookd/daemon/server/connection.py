@@ -226,6 +226,7 @@ class Connection:
         request_id = f"hookd-{next(self._ask_ids)}"
         send_channel, receive_channel = trio.open_memory_channel[dict[str, Any]](1)
         self._asked[request_id] = send_channel
+        self._signal_change()  # a reader paused at the in-flight cap must read the answer
         try:
             self.send(request_message(method, dict(params), request_id))
             try:
@@ -245,7 +246,8 @@ class Connection:
         return reply.get("result")
 
     def _answered(self, message: dict[str, Any]) -> None:
-        channel = self._asked.get(message.get("id"))  # type: ignore[arg-type]
+        request_id = message.get("id")
+        channel = self._asked.get(request_id) if isinstance(request_id, str) else None
         if channel is None:
             log.debug("unexpected_response", id=message.get("id"))
             return
@@ -275,10 +277,17 @@ class Connection:
         items = message if isinstance(message, list) else [message]
         limit = self.daemon.settings.max_in_flight_per_connection
         if len(items) > limit:
-            self._refuse(items, BUSY, "Batch too large",
+            self._refuse(message, BUSY, "Batch too large",
                          f"at most {limit} requests per batch; split it")  # fmt: skip
             return
-        while self._in_flight + len(items) > limit:  # backpressure: stop reading
+        while self._in_flight + len(items) > limit:  # backpressure: stop reading...
+            if self._asked:
+                # ...unless in-flight fires wait on this client's hook/run answers, which
+                # are behind this request in the stream: refuse it and keep reading.
+                self._refuse(message, BUSY, "Too many requests in flight",
+                             f"at most {limit} at once, and hookd is waiting for your "
+                             "answers to its hook/run requests; retry later")  # fmt: skip
+                return
             await self._changed.wait()
         # Admitted (and cancellable) now, before their tasks start, so that a cancel in
         # the same packet, or a shutdown, reaches them.
@@ -299,12 +308,16 @@ class Connection:
         self._requests[serial] = request
         return serial, request
 
-    def _refuse(self, items: list[Any], code: int, text: str, data: str) -> None:
+    def _refuse(self, message: Any, code: int, text: str, data: str) -> None:
+        """Answer every request of ``message`` with one error, in the message's own shape
+        (a batch gets an array, a single request an object, a notification nothing)."""
+        items = message if isinstance(message, list) else [message]
         replies = [
             error(m["id"], code, text, data) for m in items if isinstance(m, dict) and "id" in m
         ]
-        if replies:
-            self.send(replies)
+        if not replies:
+            return
+        self.send(replies if isinstance(message, list) else replies[0])
 
     async def _single(self, message: Any, admitted: tuple[int, _Request] | None) -> None:
         try:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from typing import Any
 
 from hookd.protocol import HOOK_ASYNC_RESULT, INVALID_PARAMS, PROGRESS, load_openrpc, notification
@@ -42,6 +43,7 @@ async def fire_method(
         request = parse_fire(params, daemon.settings)
     except InvalidFire as exc:
         raise JsonRpcError(INVALID_PARAMS, "Invalid params", str(exc)) from None
+    request = replace(request, fire_id=ctx.request_id)
     if daemon.registry.add_roots(request.roots):
         daemon.watcher.poke()
     notify = None
