@@ -112,3 +112,27 @@ async def test_status_reports_hook_counts_and_timings(rpc, workspace) -> None:
     assert status["hookStats"][0]["runs"] == 3
     assert status["hookStats"][0]["p50Ms"] > 0
     assert status["pid"] == os.getpid()
+    assert {"dialect": "claude", "layer": "project",
+            "source": str(workspace / ".claude" / "settings.json")}.items() <= status["hookStats"][0].items()  # fmt: skip
+
+
+async def test_status_tells_dialects_apart_and_counts_a_new_roots_hooks_at_once(
+    rpc, workspace
+) -> None:
+    """One Cline hook file is a Cline hook and a Cline SDK hook: status keeps their figures
+    apart, each with its dialect and layer; and a fire that brings a new root in is
+    counted at once, without waiting for the watcher."""
+    hook = write_executable(
+        workspace / ".clinerules" / "hooks" / "PreToolUse", "#!/bin/sh\necho '{}'\n"
+    )
+    await rpc.fire("cline", "PreToolUse", [str(workspace)], {})
+    counted = (await rpc.call("status"))["hooks"]["byDialect"]
+    await rpc.fire("cline-sdk", "PreToolUse", [str(workspace)], {})
+
+    stats = (await rpc.call("status"))["hookStats"]
+
+    assert counted.get("cline") == 1
+    assert [(h["dialect"], h["layer"], h["source"], h["runs"]) for h in stats] == [
+        ("cline", "workspace", str(hook), 1),
+        ("cline-sdk", "workspace", str(hook), 1),
+    ]

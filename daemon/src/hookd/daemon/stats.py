@@ -62,7 +62,9 @@ class Stats:
     def __init__(self) -> None:
         self.started = time.time()
         self.fires = 0
-        self.by_hook: dict[tuple[str, str], HookStats] = {}
+        self.by_hook: dict[tuple[str, str, str, str], HookStats] = {}
+        """Keyed by (dialect, layer, source, command): one Cline hook file is also a Cline
+        SDK hook, and those are two hooks with their own figures."""
         self.in_flight: dict[int, InFlight] = {}
         self._next_id = 0
 
@@ -77,7 +79,7 @@ class Stats:
         self.in_flight.pop(entry.fire_id, None)
 
     def record(self, run: dict[str, Any]) -> None:
-        key = (run["source"], run["command"])
+        key = (run["dialect"], run["layer"], run["source"], run["command"])
         stats = self.by_hook.setdefault(key, HookStats())
         stats.runs += 1
         stats.durations.append(run["durationMs"])
@@ -87,6 +89,12 @@ class Stats:
 
     def hook_views(self) -> list[dict[str, Any]]:
         return [
-            {"source": source, "command": command, **stats.view()}
-            for (source, command), stats in sorted(self.by_hook.items())
+            {
+                "dialect": dialect,
+                "layer": layer,
+                "source": source,
+                "command": command,
+                **stats.view(),
+            }
+            for (dialect, layer, source, command), stats in sorted(self.by_hook.items())
         ]

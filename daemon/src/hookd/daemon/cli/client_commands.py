@@ -93,11 +93,15 @@ def render_status(status: dict[str, Any]) -> str:
         )
     if status["hookStats"]:
         lines.append("")
-        lines.append(f"{'runs':>6} {'p50 ms':>8} {'p95 ms':>8} {'t/o':>4} {'err':>4}  hook")
+        lines.append(
+            f"{'runs':>6} {'p50 ms':>8} {'p95 ms':>8} {'t/o':>4} {'err':>4}  "
+            f"{'dialect':<9} {'layer':<9} hook"
+        )
         for hook in status["hookStats"]:
             lines.append(
                 f"{hook['runs']:>6} {_ms(hook['p50Ms']):>8} {_ms(hook['p95Ms']):>8} "
-                f"{hook['timeouts']:>4} {hook['errors']:>4}  {hook['source']}"
+                f"{hook['timeouts']:>4} {hook['errors']:>4}  "
+                f"{hook['dialect']:<9} {hook['layer']:<9} {hook['source']}"
                 + (f"  ({hook['command']})" if hook["command"] != hook["source"] else "")
             )
     return "\n".join(lines)

@@ -111,7 +111,7 @@ class Registry:
     def current(self, source: Source) -> Loaded:
         """The source's hooks as they are on disk now (settings files are cached)."""
         if source.kind == "hookdir":
-            return DIALECTS[source.dialect.value].load(source)
+            return self._count_dir(source)  # what a fire saw, status shows at once
         return self._fresh(source).loaded
 
     def _state(self, source: Source) -> SourceState:
@@ -211,11 +211,13 @@ class Registry:
         self._dir_counts = {k: v for k, v in self._dir_counts.items() if k in keep}
         return sum(state.loads for state in self._states.values()) - before
 
-    def _count_dir(self, source: Source) -> None:
+    def _count_dir(self, source: Source) -> Loaded:
+        """Read a hook directory and keep its hook count for ``summary``."""
         loaded = DIALECTS[source.dialect.value].load(source)
         self._dir_counts[(source.dialect.value, source.path)] = sum(
             len(specs) for specs in loaded.hooks.values()
         )
+        return loaded
 
     def summary(self) -> dict[str, Any]:
         """Counts for ``status``: from what the watcher keeps current, no disk access.
@@ -246,7 +248,11 @@ class Registry:
             Source(request.dialect, "hooks-dir", path, "hookdir")
             for path in request.extra_hook_dirs
         ]
-        for source in extra + self.sources_for(name, request.roots):
+        registered = self.sources_for(name, request.roots)
+        for source in registered:
+            if source.kind == "hookdir" and (name, source.path) not in self._dir_counts:
+                self._count_dir(source)  # first sight (a new root): status counts it now
+        for source in extra + registered:
             if source.kind == "hookdir":
                 found = module.load_event(source, request.event)
                 content = (
