@@ -1,8 +1,9 @@
 """Claude Code's handler-level ``if`` filter: one permission rule such as ``Bash(git *)``.
 
-Best effort by design, like Claude Code's: Bash rules are checked against every
-subcommand (``&&``, ``||``, ``;``, ``|``, ``$()`` and backticks), leading ``VAR=value``
-assignments are stripped, and anything that cannot be parsed fails open (the hook runs).
+Best effort by design, like Claude Code's: Bash rules are checked against every simple
+command (``bash_commands``: separators, subshells, groups, ``if``/``while`` bodies,
+``$()`` and backticks at any depth, quotes respected), leading ``VAR=value`` assignments
+are stripped, and anything that cannot be parsed fails open (the hook runs).
 """
 
 from __future__ import annotations
@@ -10,13 +11,13 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
-import shlex
 from typing import Any
 
+from .bash_commands import Unparsed, simple_commands
+
 _RULE = re.compile(r"^\s*([A-Za-z0-9_.:\-]+)\s*(?:\((.*)\))?\s*$", re.DOTALL)
-_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
-_SUBSTITUTION = re.compile(r"\$\(([^()]*)\)|`([^`]*)`")
-_SEPARATORS = re.compile(r"&&|\|\||[;|\n&]")
+_DYNAMIC = re.compile(r"`|\$[^\s\"']")
+"""``$()``, backticks, ``$VAR``: a part of the command known only when it runs."""
 _FILE_KEYS = ("file_path", "path", "notebook_path")
 
 
@@ -46,27 +47,19 @@ def condition_allows(
 
 
 def _bash_matches(pattern: str, command: str) -> bool:
-    has_dynamic = bool(_SUBSTITUTION.search(command)) or "$" in command
-    if has_dynamic and len(pattern.split()) > 2:
-        return True  # more than a command name: Claude runs the hook anyway
+    if _DYNAMIC.search(command) and _names_more_than_the_command(pattern):
+        return True  # "patterns that specify more than the command name run the hook anyway"
     try:
-        subcommands = _subcommands(command)
-    except ValueError:
-        return True  # unparseable: fail open
+        subcommands = simple_commands(command)
+    except Unparsed:
+        return True  # "fails open ... when the Bash command can't be parsed"
     return any(_command_matches(pattern, sub) for sub in subcommands)
 
 
-def _subcommands(command: str) -> list[list[str]]:
-    nested = [m.group(1) or m.group(2) or "" for m in _SUBSTITUTION.finditer(command)]
-    flat = _SUBSTITUTION.sub(" ", command)
-    result: list[list[str]] = []
-    for part in [*_SEPARATORS.split(flat), *nested]:
-        words = shlex.split(part, posix=True)
-        while words and _ASSIGNMENT.match(words[0]):
-            words.pop(0)
-        if words:
-            result.append(words)
-    return result
+def _names_more_than_the_command(pattern: str) -> bool:
+    """``git push *``, ``git push`` and ``npm run:*`` do; ``rm *`` and ``rm`` do not."""
+    core = pattern.strip().removesuffix(":*").removesuffix("*").strip()
+    return len(core.split()) > 1
 
 
 def _command_matches(pattern: str, words: list[str]) -> bool:
