@@ -142,6 +142,12 @@ LAYER_CASES = [
         ("echo managed",), warns="allowManagedHooksOnly",
     ),
     Layers(
+        "managed-only-shared-handler-runs", f"{LOCATIONS}: allowManagedHooksOnly blocks user "
+        f"hooks, and {HANDLERS}: the same handler in two files runs once: the managed copy runs",
+        (("user", stop(SAME)), ("managed", {**stop(SAME), "allowManagedHooksOnly": True})),
+        ("echo same",), layers=("managed",),
+    ),
+    Layers(
         "managed-only-outside-managed", f"{LOCATIONS}: allowManagedHooksOnly is a managed "
         "setting ('Enterprise administrators'); in project settings it has no effect",
         with_top(EVERY_LAYER, project={"allowManagedHooksOnly": True}),
@@ -309,6 +315,12 @@ def _env_check(claude: Claude, probe: Probe, result: dict[str, Any]) -> None:
     assert not [name for name in env if name.startswith("OTEL_")]
 
 
+def _agent_env_check(claude: Claude, probe: Probe, result: dict[str, Any]) -> None:
+    env = probe.env()
+    assert env["AGENT_MARKER"] == "from-the-agent"
+    assert not [name for name in env if name.startswith("OTEL_")]
+
+
 def _effort_check(claude: Claude, probe: Probe, result: dict[str, Any]) -> None:
     assert probe.env()["CLAUDE_EFFORT"] == "high"
 
@@ -398,6 +410,10 @@ START = [
     Start("inherited-environment", f"{REFERENCE} 'Hook handler fields': handlers run 'with "
           "Claude Code's environment'; 'Common input fields': OTEL_* exporter variables are "
           "removed from every subprocess", shell, _env_check),
+    Start("otel-from-the-agent-removed", f"{REFERENCE} 'Common input fields': OTEL_* removed "
+          "from every subprocess, also when the agent passes them in the fire's env", shell,
+          _agent_env_check, env={"OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:4318",
+                                 "AGENT_MARKER": "from-the-agent"}),
     Start("effort-variable", f"{REFERENCE} 'Common input fields': effort.level 'is also "
           "available to hook commands ... as the $CLAUDE_EFFORT environment variable'", shell,
           _effort_check,

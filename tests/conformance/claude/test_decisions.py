@@ -368,7 +368,42 @@ DECISIONS = [
         (out("PermissionDenied", retry=False),), {"blocked": False},
         check=lambda c, r: _no_true_retry(r),
     ),
+    Decision(
+        "denied-retry-ignored-without-verdict", f"{REFERENCE} 'PermissionDenied decision "
+        "control': 'Claude Code ignores retry: true when the classifier produced no verdict' "
+        "(the reason starts 'Auto mode could not evaluate this action...')", "PermissionDenied",
+        (out("PermissionDenied", retry=True),), {"blocked": False},
+        payload={**documented_input("PermissionDenied"),
+                 "reason": "Auto mode could not evaluate this action and is blocking it for "
+                           "safety: the classifier response did not parse"},
+        check=lambda c, r: _no_true_retry(r),
+    ),
     # --- PostToolUse, PostToolUseFailure, PostToolBatch ------------------------------------
+    Decision(
+        "post-exit-2-json-reason-wins", f"{EXIT2}: 'The blocking message is the reason from "
+        "your JSON's blocking decision when it makes one, and your stderr text otherwise'",
+        "PostToolUse",
+        (echo_json({"decision": "block", "reason": "from the JSON"})
+         + "; echo 'from stderr' >&2; exit 2",),
+        {"blocked": True, "reason": "from the JSON"},
+        {"decision": "block", "reason": "from the JSON"},
+    ),
+    Decision(
+        "post-exit-2-beside-a-json-block", f"{EXIT2}: PostToolUse 'Shows stderr to Claude'; "
+        "a sibling's JSON block never hides it: both reasons, in declaration order",
+        "PostToolUse",
+        (echo_json({"decision": "block", "reason": "A says no"}),
+         "echo 'B says no' >&2; exit 2"),
+        {"blocked": True, "reason": "A says no\nB says no"},
+        {"decision": "block", "reason": "A says no\nB says no"},
+    ),
+    Decision(
+        "post-failure-exit-2-feeds-claude", f"{EXIT2}: PostToolUseFailure 'Shows stderr to "
+        "Claude; the tool already failed'", "PostToolUseFailure",
+        ("echo 'retry with --force' >&2; exit 2",),
+        {"blocked": True, "reason": "retry with --force"},
+        {"decision": "block", "reason": "retry with --force"},
+    ),
     Decision(
         "post-context", f"{REFERENCE} 'Add context for Claude' (example)", "PostToolUse",
         (cat_example("reference/outputs/PostToolUse-additional-context.json"),),
@@ -539,6 +574,15 @@ DECISIONS = [
         "'Text displayed in place of the delta'", "MessageDisplay",
         (out("MessageDisplay", displayContent="Here is the plan:\n"),), {"blocked": False},
         specific("MessageDisplay", displayContent="Here is the plan:\n"),
+    ),
+    Decision(
+        "message-display-exit-2-original-text", f"{REFERENCE} 'Exit code 2 behavior per event': "
+        "MessageDisplay 'The original text is displayed': displayContent of an exit-2 hook is "
+        "dropped, terminalSequence still fires", "MessageDisplay",
+        (echo_json({"terminalSequence": "\u0007", **specific("MessageDisplay",
+                                                              displayContent="REPLACED")})
+         + "; exit 2",),
+        {"blocked": False}, {"terminalSequence": "\u0007"},
     ),
     Decision(
         "cwd-changed-watch-paths", f"{REFERENCE} 'CwdChanged output': 'reads watchPaths and "

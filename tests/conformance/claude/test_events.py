@@ -241,7 +241,7 @@ async def test_exit_code_2_per_event(claude: Claude, case: ExitTwo) -> None:
 
     hook = result["hooks"][0]
     assert hook["exitCode"] == 2
-    assert result["blocked"] is (case.kind == "blocks")
+    assert result["blocked"] is (case.kind in ("blocks", "feedback"))
     if case.kind == "blocks" and case.event == "WorktreeCreate":
         assert "why not" in result["reason"]  # hookd names the failure; stderr is kept
     elif case.kind == "blocks":

@@ -226,7 +226,7 @@ def select(
     chosen: list[HookSpec] = []
     seen: set[tuple[object, ...]] = set()
     value = _matcher_value(request)
-    held_back = 0
+    held_back: set[tuple[object, ...]] = set()
     for source, content in loaded:
         if policy.disable_all and source.layer != "managed":
             continue
@@ -235,12 +235,12 @@ def select(
         for spec in content.hooks.get(request.event, ()):
             if not _applies(spec, request, value, warnings):
                 continue
+            if policy.managed_only and source.layer != "managed":
+                held_back.add(spec.identity)  # before dedup: a managed copy still runs
+                continue
             if spec.identity in seen:
                 continue  # the same handler in several settings files runs once
             seen.add(spec.identity)
-            if policy.managed_only and source.layer != "managed":
-                held_back += 1
-                continue
             problem = _not_runnable(spec, request.event, policy)
             if problem:
                 warnings.append(f"{spec.source}: {spec.command!r} was not run: {problem}")
@@ -253,10 +253,11 @@ def select(
             spec for _s, content in loaded for spec in content.hooks.get("SessionEnd", ())
         ]
         chosen = _session_end_budget(chosen, configured, request.env, warnings)
-    if held_back:
+    not_run = held_back - seen  # a held-back handler that managed settings also declare ran
+    if not_run:
         warnings.append(
-            f"{held_back} hook(s) from user, project or local settings were not run: managed "
-            "settings set allowManagedHooksOnly"
+            f"{len(not_run)} hook(s) from user, project or local settings were not run: "
+            "managed settings set allowManagedHooksOnly"
         )
     return chosen, warnings
 
@@ -371,7 +372,10 @@ def prepare(spec: HookSpec, request: FireRequest, base_env: Mapping[str, str]) -
     kind = spec.options.get("type", "command")
     if kind in rules.CLIENT_HANDLER_TYPES:
         return handlers.prepare_client(spec, request, payload)
-    extra = {"CLAUDE_PROJECT_DIR": project, **request.env}
+    # "Claude Code removes OTEL_* exporter variables from every subprocess it spawns,
+    # including hooks": the agent's own (the fire's env) as well as the daemon's.
+    agent_env = {k: v for k, v in request.env.items() if not k.startswith("OTEL_")}
+    extra = {"CLAUDE_PROJECT_DIR": project, **agent_env}
     effort = payload.get("effort")
     if isinstance(effort, dict) and isinstance(effort.get("level"), str):
         extra.setdefault("CLAUDE_EFFORT", effort["level"])
@@ -506,6 +510,8 @@ def native(request: FireRequest, combined: Mapping[str, Any]) -> dict[str, Any]:
         specific["additionalContext"] = combined["context"]
     natives: Sequence[Mapping[str, Any]] = combined.get("natives", ())
     specific.update(merge_specific(event, natives))
+    if event == "PermissionDenied" and _no_verdict(request.payload.get("reason")):
+        specific.pop("retry", None)  # "Claude Code ignores retry: true when ... no verdict"
     if event == "PermissionRequest" and "decision" in specific:
         specific["decision"].update(_permission_extras(combined["decision"], natives))
     sequences = "".join(n.get("terminalSequence", "") for n in natives)
@@ -514,6 +520,11 @@ def native(request: FireRequest, combined: Mapping[str, Any]) -> dict[str, Any]:
     if specific:
         out["hookSpecificOutput"] = {"hookEventName": event, **specific}
     return out
+
+
+def _no_verdict(reason: object) -> bool:
+    """A PermissionDenied whose classifier gave no verdict (its reason says so)."""
+    return isinstance(reason, str) and reason.startswith(rules.NO_VERDICT_REASON)
 
 
 def merge_specific(event: str, natives: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

@@ -114,7 +114,17 @@ def _exit_two(event: str, obj: dict[str, Any] | None, stderr: str) -> Verdict:
             base, blocks=True, decision="deny", reason=reason or "blocked by hook (exit code 2)"
         )
     if event in rules.EXIT2_FEEDS_CLAUDE:
-        return replace(base, reason=stderr or None)
+        # Stderr is shown to Claude next to the tool result: the effect of a top-level
+        # "decision": "block", so it is one (a sibling's block never hides this reason),
+        # and "the reason from your JSON's blocking decision when it makes one" wins.
+        reason = base.reason if base.blocks and base.reason else stderr
+        return replace(
+            base, blocks=True, decision="deny", reason=reason or "blocked by hook (exit code 2)"
+        )
+    if event == "MessageDisplay":
+        # "The original text is displayed": displayContent is dropped, side effects stay.
+        native = {k: v for k, v in base.native.items() if k == "terminalSequence"}
+        return replace(base, native=native)
     if event in rules.EXIT2_IGNORED:
         return base
     return replace(base, error=f"hook error: {first_line(stderr)}" if stderr else None)

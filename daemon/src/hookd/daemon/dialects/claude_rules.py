@@ -86,7 +86,8 @@ EXIT2_BLOCKS = frozenset(
 """Events where exit code 2 blocks ("Exit code 2 behavior per event")."""
 
 EXIT2_FEEDS_CLAUDE = frozenset({"PostToolUse", "PostToolUseFailure"})
-"""Exit 2 shows stderr to Claude, but the tool already ran: feedback, not a block."""
+"""Exit 2 shows stderr to Claude, but the tool already ran: a block in the sense of
+PostToolUse's ``decision: "block"`` (the reason goes next to the tool result)."""
 
 EXIT2_IGNORED = frozenset(
     {
@@ -270,3 +271,7 @@ NO_HTTP_EVENTS = frozenset({"SessionStart", "Setup"})
 
 OUTPUT_CAP_CHARS = 10_000
 """additionalContext, systemMessage and plain stdout, each ("JSON output")."""
+
+NO_VERDICT_REASON = "Auto mode could not evaluate this action and is blocking it for safety"
+"""How a PermissionDenied ``reason`` starts when the classifier produced no verdict; then
+``retry: true`` is ignored ("PermissionDenied decision control")."""
