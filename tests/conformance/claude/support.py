@@ -34,6 +34,12 @@ from hookd_testing import RpcClient, write_executable, write_json
 
 REFERENCE = "reference v2.1.240"
 GUIDE = "guide v2.1.240"
+EXIT0 = f"{REFERENCE} 'Exit code 0'"
+EXIT2 = f"{REFERENCE} 'Exit code 2'"
+OTHER = f"{REFERENCE} 'Other exit codes'"
+JSON_OUT = f"{REFERENCE} 'JSON output'"
+PRE = f"{REFERENCE} 'PreToolUse decision control'"
+"""Reference sections that several modules cite."""
 EXAMPLES = Path(__file__).parent / "examples"
 DOCS = Path(os.environ.get("HOOKD_REFERENCE_DOCS", "/work/shared/reference"))
 """Where the reference documents are (``$HOOKD_REFERENCE_DOCS``, else where this suite

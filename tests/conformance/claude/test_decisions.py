@@ -17,7 +17,12 @@ from typing import Any
 import pytest
 
 from conformance.claude.support import (
+    EXIT0,
+    EXIT2,
     GUIDE,
+    JSON_OUT,
+    OTHER,
+    PRE,
     REFERENCE,
     Claude,
     cat_example,
@@ -28,11 +33,6 @@ from conformance.claude.support import (
     params,
 )
 
-EXIT0 = f"{REFERENCE} 'Exit code 0'"
-EXIT2 = f"{REFERENCE} 'Exit code 2'"
-OTHER = f"{REFERENCE} 'Other exit codes'"
-JSON_OUT = f"{REFERENCE} 'JSON output'"
-PRE = f"{REFERENCE} 'PreToolUse decision control'"
 PERM = f"{REFERENCE} 'PermissionRequest decision control'"
 WORKTREE = f"{REFERENCE} 'WorktreeCreate output'"
 TERMINAL = f"{REFERENCE} 'Emit terminal notifications'"

@@ -27,7 +27,19 @@ from typing import Any
 
 import pytest
 
-from conformance.claude.support import GUIDE, REFERENCE, Claude, command, echo_json, params
+from conformance.claude.support import (
+    EXIT0,
+    EXIT2,
+    GUIDE,
+    JSON_OUT,
+    OTHER,
+    PRE,
+    REFERENCE,
+    Claude,
+    command,
+    echo_json,
+    params,
+)
 
 RUNNER = "hookRunner.test.ts"
 PLANNER = "hookPlanner.test.ts"
@@ -35,14 +47,9 @@ AGGREGATOR = "hookAggregator.test.ts"
 REGISTRY = "hookRegistry.test.ts"
 E2E = "hooks-system.test.ts"
 
-EXIT0 = f"{REFERENCE} 'Exit code 0'"
-EXIT2 = f"{REFERENCE} 'Exit code 2'"
-OTHER = f"{REFERENCE} 'Other exit codes'"
 TIMEOUTS = f"{REFERENCE} 'Timeouts'"
 MATCHERS = f"{REFERENCE} 'Matcher patterns'"
 HANDLERS = f"{REFERENCE} 'Hook handler fields'"
-PRE = f"{REFERENCE} 'PreToolUse decision control'"
-JSON_OUT = f"{REFERENCE} 'JSON output'"
 
 BASH = {"tool_name": "Bash", "tool_input": {"command": "ls"}}
 PROMPT = {"prompt": "write a haiku"}

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 import os
 import time
 from collections.abc import Awaitable, Callable, Mapping
@@ -14,6 +13,7 @@ from hookd.protocol import AGENTS
 
 from .combiner import combine
 from .dialects import DIALECTS
+from .dialects.settings_json import is_positive_finite
 from .model import Dialect, FireRequest, HookReport, HookSpec
 from .registry.registry import Registry
 from .runner.background import BackgroundHooks, Deliver
@@ -116,12 +116,7 @@ def _positive_ms(params: Mapping[str, Any], name: str) -> float | None:
     value = params.get(name)
     if value is None:
         return None
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, int | float)
-        or not math.isfinite(value)
-        or value <= 0
-    ):
+    if not is_positive_finite(value):
         raise InvalidFire(f'"{name}" must be a positive, finite number of milliseconds')
     return float(value) / 1000
 

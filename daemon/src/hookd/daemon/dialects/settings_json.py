@@ -112,11 +112,16 @@ def number_field(handler: Mapping[str, Any], name: str, default: float) -> float
     value = handler.get(name)
     if value is None:
         return default
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, int | float)
-        or not math.isfinite(value)
-        or value <= 0
-    ):
+    if not is_positive_finite(value):
         raise ValueError(f'"{name}" must be a positive finite number, not {value!r}')
     return float(value)
+
+
+def is_positive_finite(value: object) -> bool:
+    """A JSON number > 0 that is not NaN or infinite (``true`` is not a number)."""
+    return (
+        isinstance(value, int | float)
+        and not isinstance(value, bool)
+        and math.isfinite(value)
+        and value > 0
+    )
