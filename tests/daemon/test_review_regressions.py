@@ -145,13 +145,14 @@ def test_racy_rule() -> None:
 
 
 async def test_post_tool_use_exit_2_feedback_is_in_native(rpc, workspace) -> None:
-    """PostToolUse exit 2 (feedback for Claude) appears in native as decision: block."""
+    """PostToolUse exit 2 (feedback for Claude) appears in native as decision: block, and
+    counts as blocked exactly like a JSON decision: block on the same event."""
     write_json(workspace / ".claude" / "settings.json",
                claude_settings("PostToolUse", command("echo 'lint failed' >&2; exit 2")))  # fmt: skip
 
     result = await rpc.fire("claude", "PostToolUse", [str(workspace)], {"tool_name": "Edit"})
 
-    assert result["blocked"] is False
+    assert result["blocked"] is True
     assert result["native"] == {"decision": "block", "reason": "lint failed"}
 
 

@@ -441,6 +441,29 @@ CASES: list[Case] = [
             "native": specific("SessionStart", additionalContext='{"additionalContext": broken'),
         },
     ),
+    Case(
+        "pre-nan-is-not-json",
+        f"{REFERENCE} § JSON Output Format: stdout counts as JSON only if it parses, and "
+        "Augment's JSON.parse rejects NaN: the deny is plain stdout (verbose output only)",
+        "PreToolUse",
+        (Run(0, '{"hookSpecificOutput": {"permissionDecision": "deny"}, "n": NaN}'),),
+        {
+            **QUIET,
+            "verboseOutput": '{"hookSpecificOutput": {"permissionDecision": "deny"}, "n": NaN}',
+        },
+    ),
+    Case(
+        "session-start-infinity-is-plain-context",
+        f"{MATRIX}: SessionStart stdout → Agent; with Infinity it is not JSON, so the whole "
+        "text is the context",
+        "SessionStart",
+        (Run(0, '{"n": Infinity}'),),
+        {
+            **QUIET,
+            "context": '{"n": Infinity}',
+            "native": specific("SessionStart", additionalContext='{"n": Infinity}'),
+        },
+    ),
     # --- several hooks (run one after another, combined in definition order)
     Case(
         "stop-block-and-exit-2-both-reach-the-agent",

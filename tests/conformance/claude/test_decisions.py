@@ -93,6 +93,13 @@ DECISIONS = [
         ("echo '{not json'",), {"context": "{not json", "blocked": False}, errors=(None,),
     ),
     Decision(
+        "nan-is-not-json", f"{EXIT0}: 'If it isn't valid JSON, Claude Code treats it as plain "
+        "text': NaN and Infinity are not JSON (JSON.parse refuses them)", "UserPromptSubmit",
+        ("""echo '{"decision": "block", "reason": "r", "n": NaN}'""",),
+        {"blocked": False, "context": '{"decision": "block", "reason": "r", "n": NaN}'},
+        errors=(None,),
+    ),
+    Decision(
         "invalid-json-elsewhere-is-debug-log", f"{EXIT0}: invalid JSON is plain text, which goes "
         "to the debug log on PreToolUse", "PreToolUse",
         ("echo '{\"permissionDecision\": deny'",), {"decision": None, "context": None}, {},

@@ -111,9 +111,46 @@ PARSE_CASES = [
     Case(
         id="brace-in-string-after-debug",
         rule=f"{S2B}: the scan counts braces naively, so after debug output a }} inside a "
-        "string unbalances it: no JSON found, cancel false (as in Cline).",
+        "string keeps the count from reaching 0; the scan then collects up to the top, "
+        "cuts everything before the first {{ and parses that: blocked.",
         files=stdout('debug\n{"cancel": true, "errorMessage": "use } here"}\n'),
+        expect={"blocked": True, "reason": "use } here"},
+    ),
+    Case(
+        id="unbalanced-scan-fails-on-earlier-brace",
+        rule=f"{S2B}: a scan that never reaches 0 collects to the top, so an unmatched {{ "
+        "on a debug line above becomes the start of the text parsed, which fails: cancel "
+        "false.",
+        files=stdout('debug {\n{"cancel": true, "errorMessage": "use } here"}\n'),
         expect=NOTHING,
+    ),
+    Case(
+        id="open-brace-below-json-counts",
+        rule=f"{S2B}: the scan counts every brace from the bottom, also a {{ on a line "
+        "below the JSON; the count then never returns to 0, the scan collects up to an "
+        "earlier {{ and the parse fails: cancel false.",
+        files=stdout("debug {\n" + STOP + "\n{\n"),
+        expect=NOTHING,
+    ),
+    Case(
+        id="line-separator-inside-string",
+        rule=f"{S2B}: the scan splits lines on \\n only; a U+2028 inside a string after a "
+        "debug line is part of the JSON.",
+        files=stdout('debug\n{"cancel": true, "errorMessage": "a\u2028b"}\n'),
+        expect={"blocked": True, "reason": "a\u2028b"},
+    ),
+    Case(
+        id="next-line-inside-string",
+        rule=f"{S2B}: U+0085 is no line break for Cline's split either.",
+        files=stdout('debug\n{"cancel": true, "errorMessage": "a\u0085b"}\n'),
+        expect={"blocked": True, "reason": "a\u0085b"},
+    ),
+    Case(
+        id="trailing-js-whitespace-trimmed",
+        rule=f"{S2B}: the scan right-trims each line as JavaScript's trimEnd does, so a "
+        "no-break space after the closing }} does not spoil the parse.",
+        files=stdout('debug\n{"cancel": true, "errorMessage": "stop"}\u00a0\n'),
+        expect=BLOCKED,
     ),
     Case(
         id="crlf-line-endings",
@@ -146,6 +183,36 @@ PARSE_CASES = [
         rule=f"{S2B}: an array is accepted and gives the defaults (an object inside it is "
         "not read).",
         files=stdout('[{"cancel": true}]\n'),
+        expect=NOTHING,
+    ),
+    Case(
+        id="json-array-multiline-no-scan",
+        rule=f"{S2B}: whole stdout that parses as an array gives the defaults, with no "
+        "brace scan, so an object on a line of its own inside it is not read either.",
+        files=stdout('[\n{"cancel": true}\n]\n'),
+        expect=NOTHING,
+    ),
+    Case(
+        id="json-array-honoured-on-exit-1",
+        rule=f"{S2B}: an array is valid JSON (the defaults), so a non-zero exit with it is "
+        "no error in hookd, which honours valid JSON on any exit code (doc; see Deliberate "
+        "differences).",
+        files=hook(prints("[1]\n", exit_code=1)),
+        expect=NOTHING,
+        hooks=({"exitCode": 1, "error": None},),
+    ),
+    Case(
+        id="nan-is-not-json",
+        rule=f"{S2B}: JSON.parse rejects NaN (and Infinity), so the output is no JSON: "
+        "cancel false.",
+        files=stdout('{"cancel": true, "n": NaN}\n'),
+        expect=NOTHING,
+        hooks=({"exitCode": 0, "error": None},),
+    ),
+    Case(
+        id="infinity-after-debug-is-not-json",
+        rule=f"{S2B}: the brace scan's JSON.parse rejects -Infinity too.",
+        files=stdout('debug\n{"cancel": true, "n": -Infinity}\n'),
         expect=NOTHING,
     ),
     Case(

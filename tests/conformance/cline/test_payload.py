@@ -141,12 +141,20 @@ CASES = [event_case(event) for event in cline.EVENTS] + [
         stdin=({"workspaceRoots": ABSENT, "hookName": "PreToolUse"},),
     ),
     Case(
-        id="missing-cline-version-is-empty",
-        rule=f"{DOC} §Input: clineVersion is a string; hookd cannot know the agent's version, "
-        "so without one in the payload it sends an empty string.",
+        id="missing-cline-version-left-out",
+        rule=f"{NOTES} §3A: Cline's proto3 JSON leaves out an empty clineVersion; hookd "
+        "cannot know the agent's version, so without one in the payload it sends none.",
         files=((f"{HOOKS}/PreToolUse", records()),),
         fires=(Fire(payload={"taskId": "t", "preToolUse": {"toolName": "x"}}),),
-        stdin=({"clineVersion": "", "taskId": "t", "userId": ABSENT, "model": ABSENT},),
+        stdin=({"clineVersion": ABSENT, "taskId": "t", "userId": ABSENT, "model": ABSENT},),
+    ),
+    Case(
+        id="empty-cline-version-left-out",
+        rule=f"{NOTES} §3A: proto3 JSON omits empty strings, so an empty clineVersion from "
+        "the agent is left out too.",
+        files=((f"{HOOKS}/TaskStart", records()),),
+        fires=(Fire("TaskStart", {"clineVersion": "", "taskStart": {"taskMetadata": {}}}),),
+        stdin=({"clineVersion": ABSENT, "hookName": "TaskStart"},),
     ),
     Case(
         id="omitted-defaults-stay-omitted",

@@ -10,6 +10,8 @@ detached and their output is never read.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from conformance.cline_sdk._sdk import (
@@ -28,14 +30,30 @@ from conformance.cline_sdk._sdk import (
 )
 
 NOTHING = {"blocked": False, "reason": None, "context": None, "updatedInput": None, "native": {}}
+MARKER = "\n[hook context truncated: exceeded 50000 characters]"
+EMOJI = "\U0001f600"  # two UTF-16 code units
+
+
+def native_is(expected: dict) -> Callable[[dict, Places], bool]:
+    """A ``check`` that the result's native is exactly ``expected`` (``expect`` only
+    checks a subset)."""
+    return lambda result, _places: result["native"] == expected
 
 
 def one(id: str, rule: str, body: str, expect: dict, error: object = None,
-        event: str = "PreToolUse") -> Case:  # fmt: skip
+        event: str = "PreToolUse", check: Callable[[dict, Places], bool] | None = None,
+        ) -> Case:  # fmt: skip
     """One hook answering with ``body``; ``error`` is what its report's error must be."""
     payload = tool_result() if event == "PostToolUse" else Fire().payload
     return Case(id=id, rule=rule, files=((f"{HOOKS}/{event}.sh", body),),
-                fires=(Fire(event, payload),), expect=expect, hooks=({"error": error},))  # fmt: skip
+                fires=(Fire(event, payload),), expect=expect, hooks=({"error": error},),
+                check=check)  # fmt: skip
+
+
+def context_of(repeat: str, count: int, prefix: str = "") -> str:
+    """Answer a context of ``prefix`` + ``repeat`` times ``count``, built by the shell."""
+    return (f"cat >/dev/null\nprintf '{{\"context\": \"{prefix}'\n"
+            f"yes '{repeat}' | head -n {count} | tr -d '\\n'\nprintf '\"}}\\n'\n")  # fmt: skip
 
 
 FIELD_CASES = [
@@ -83,7 +101,20 @@ FIELD_CASES = [
         control({"decision": "block", "reason": "no"}), NOTHING),
     one("blank-context-injects-nothing", f"{NOTES} §5 (beforeToolResultFromControl): context "
         "is appended only when its trimmed text is non-empty.", control({"context": "  \n "}),
-        NOTHING),
+        NOTHING, check=native_is({})),
+    one("review-and-override-pre-tool-use-only", f"{SPEC} §Output: review and overrideInput "
+        "are PreToolUse fields; on PostToolUse they rewrite nothing and are not passed on "
+        "(hookd says so), while context still counts.",
+        control({"overrideInput": {"a": 1}, "review": True, "context": "c"}),
+        {"context": "c", "updatedInput": None, "updatedInputFrom": None},
+        Has("only count on PreToolUse"), event="PostToolUse", check=native_is({"context": "c"})),
+    one("context-cap-counts-utf16-units", f"{NOTES} §4: the 50 000 cap is JavaScript's "
+        "string length, in UTF-16 code units: 25 001 emoji (50 002 units) are cut after "
+        "25 000.", context_of(EMOJI, 25_001), {"context": EMOJI * 25_000 + MARKER}),
+    one("context-cap-keeps-surrogate-pairs", f"{NOTES} §4: cutting 'x' + 25 000 emoji at "
+        "50 000 units would split the last emoji; hookd keeps 49 999 units instead of half "
+        "a character.", context_of(EMOJI, 25_000, prefix="x"),
+        {"context": "x" + EMOJI * 24_999 + MARKER}),
 ]  # fmt: skip
 
 CONTROL_CASES = [
@@ -108,6 +139,13 @@ CONTROL_CASES = [
         Has("invalid JSON")),
     one("crlf-control-line", f"{NOTES} §8.13 'parses CRLF-delimited hook control output'.",
         prints('diagnostic\r\nHOOK_CONTROL\t{"cancel":true}\r\n'), {"blocked": True}),
+    one("bom-before-json-trimmed", f"{NOTES} §2C: stdout is trimmed by JavaScript's trim(), "
+        "which strips a byte-order mark too, so the JSON after it counts.",
+        prints('\ufeff{"cancel": true, "errorMessage": "no"}\n'),
+        {"blocked": True, "reason": "no"}),
+    one("bom-before-control-line-trimmed", f"{NOTES} §2C: each line is trimmed (JavaScript's "
+        "trim()) before the HOOK_CONTROL\\t check, byte-order mark included.",
+        prints('debug\n\ufeffHOOK_CONTROL\t{"cancel": true}\n'), {"blocked": True}),
 ]  # fmt: skip
 
 BAD_OUTPUT_CASES = [
@@ -120,6 +158,12 @@ BAD_OUTPUT_CASES = [
         NOTHING, Has("must be a JSON object")),
     one("json-null", f"{NOTES} §4: null controls nothing.", prints("null\n"), NOTHING,
         Has("must be a JSON object")),
+    one("nan-is-invalid-json", f"{NOTES} §2C: JSON.parse rejects NaN, so the hook is "
+        "skipped like any invalid JSON.", prints('{"cancel": true, "n": NaN}\n'), NOTHING,
+        Has("invalid JSON")),
+    one("infinity-in-control-line-is-invalid-json", f"{NOTES} §2C: a HOOK_CONTROL line with "
+        "Infinity is invalid JSON too.", prints('HOOK_CONTROL\t{"cancel": true, "n": '
+        'Infinity}\n'), NOTHING, Has("invalid JSON")),
     one("exit-1-empty", f"{NOTES} §2C: the exit code is ignored: exit 1 with no output is "
         "just no control.", prints("", exit_code=1), NOTHING),
     one("exit-3-with-context", f"{NOTES} §2C: a non-zero exit with valid JSON is honoured.",
@@ -137,10 +181,12 @@ async def test_single_hook_output(case: Case, rpc, places: Places) -> None:
 
 
 def several(id: str, rule: str, bodies: dict[str, str], expect: dict,
-            event: str = "PreToolUse") -> Case:  # fmt: skip
+            event: str = "PreToolUse", check: Callable[[dict, Places], bool] | None = None,
+            ) -> Case:  # fmt: skip
     """Hooks named ``<event><suffix>``; bash-run suffixes sort "" < .bash < .sh < .zsh."""
     files = tuple((f"{HOOKS}/{event}{suffix}", body) for suffix, body in bodies.items())
-    return Case(id=id, rule=rule, files=files, fires=(Fire(event),), expect=expect)
+    return Case(id=id, rule=rule, files=files, fires=(Fire(event),), expect=expect,
+                check=check)  # fmt: skip
 
 
 MERGE_CASES = [
@@ -173,6 +219,14 @@ MERGE_CASES = [
             {"": control({"context": "one"}), ".bash": prints("oops"),
              ".sh": control({"context": "three"})},
             {"context": "one\nthree"}),
+    several("blank-context-still-joins", f"{NOTES} §5: mergeHookControls drops only empty "
+            "contexts (length 0), so a blank one joins the others with \"\\n\".",
+            {"": control({"context": "one"}), ".sh": control({"context": "  "})},
+            {"context": "one\n  ", "native": {"context": "one\n  "}}),
+    several("blank-contexts-only-inject-nothing", f"{NOTES} §5 "
+            "(beforeToolResultFromControl): blank contexts merge into blank text, which is "
+            "not appended.", {"": control({"context": " "}), ".sh": control({"context": "\t"})},
+            {"context": None}, check=native_is({})),
 ]  # fmt: skip
 
 

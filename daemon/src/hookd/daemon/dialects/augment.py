@@ -29,6 +29,7 @@ from .. import launch_windows
 from ..combine_policy import CombinePolicy
 from ..model import Dialect, FireRequest, HookReport, HookSpec, ProcessOutcome, Verdict
 from .base import Launch, Loaded, Source, first_root, hook_environment, timeout_error
+from .jsonscan import parse_json
 from .settings_json import load_settings_hooks, number_field
 
 DIALECT = Dialect.AUGMENT
@@ -298,11 +299,12 @@ def interpret(spec: HookSpec, request: FireRequest, outcome: ProcessOutcome) -> 
 
 
 def _json_object(text: str) -> dict[str, Any] | None:
+    """The JSON object on stdout, as ``JSON.parse`` reads it (``NaN`` makes it plain text)."""
     if not text.startswith("{"):
         return None
     try:
-        value = json.loads(text)
-    except json.JSONDecodeError:
+        value = parse_json(text)
+    except ValueError:
         return None
     return value if isinstance(value, dict) else None
 

@@ -17,6 +17,7 @@ from ..model import FireRequest, HookSpec, ProcessOutcome, Verdict
 from ..spill import cap_text, session_directory
 from . import claude_rules as rules
 from .base import first_line, first_root, timeout_error
+from .jsonscan import parse_json as js_parse
 
 _BOOL_FIELDS = ("continue", "suppressOutput")
 _STR_FIELDS = ("stopReason", "systemMessage", "reason", "decision", "terminalSequence")
@@ -140,8 +141,8 @@ def parse_json(stdout: str, *, lenient: bool = False) -> tuple[dict[str, Any] | 
     if not text.startswith("{"):
         return None, None
     try:
-        obj = json.loads(text)
-    except json.JSONDecodeError:
+        obj = js_parse(text)  # JSON.parse: NaN and Infinity make it plain text
+    except ValueError:
         return None, None
     if not isinstance(obj, dict):
         return None, None

@@ -35,7 +35,7 @@ from .base import (
     hooks_by_file,
     timeout_error,
 )
-from .jsonscan import last_json_object, to_json_bytes
+from .jsonscan import js_cut, last_json_object, to_json_bytes
 
 DIALECT = Dialect.CLINE
 EVENTS: tuple[str, ...] = (
@@ -146,11 +146,13 @@ def select(
 
 def prepare(spec: HookSpec, request: FireRequest, base_env: Mapping[str, str]) -> Launch:
     payload: dict[str, Any] = {}
-    payload["clineVersion"] = request.payload.get("clineVersion", "")
+    version = request.payload.get("clineVersion")
+    if version:  # Cline's proto3 JSON leaves an empty version out; hookd adds none
+        payload["clineVersion"] = version
     payload["hookName"] = request.event
     payload["timestamp"] = request.payload.get("timestamp", str(int(time.time() * 1000)))
     for key, value in request.payload.items():
-        if key not in payload:
+        if key not in payload and key != "clineVersion":
             payload[key] = value
     if request.roots:
         payload["workspaceRoots"] = list(request.roots)
@@ -249,18 +251,10 @@ def _exit_text(event: str, code: int | None) -> str:
 
 
 def _cap(context: str) -> str:
-    """Cline's cap: 50,000 JavaScript characters (UTF-16 code units, so a character
-    outside the BMP counts twice), then the marker. A cut that would split a surrogate
-    pair keeps one unit less (Cline would leave half a character)."""
-    if len(context) <= CONTEXT_CAP // 2:
-        return context  # even if every character took two units
-    units = context.encode("utf-16-le", "surrogatepass")
-    if len(units) <= 2 * CONTEXT_CAP:
-        return context
-    kept = units[: 2 * CONTEXT_CAP]
-    if 0xD800 <= int.from_bytes(kept[-2:], "little") <= 0xDBFF:
-        kept = kept[:-2]  # a high surrogate without its low half
-    return kept.decode("utf-16-le", "surrogatepass") + TRUNCATION_MARKER
+    """Cline's cap: 50,000 JavaScript characters, then the marker (a surrogate pair at the
+    cut is dropped whole, where Cline would leave half a character)."""
+    cut = js_cut(context, CONTEXT_CAP)
+    return context if cut is None else cut + TRUNCATION_MARKER
 
 
 def native(request: FireRequest, combined: Mapping[str, Any]) -> dict[str, Any]:

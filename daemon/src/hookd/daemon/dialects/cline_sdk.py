@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from ..combine_policy import CombinePolicy
-from ..model import Dialect, FireRequest, HookSpec, ProcessOutcome, Verdict
+from ..model import Dialect, FireRequest, HookReport, HookSpec, ProcessOutcome, Verdict
 from ..racy import is_racy
 from ..safe_read import read_head
 from .base import (
@@ -32,7 +32,7 @@ from .base import (
     hooks_by_file,
     timeout_error,
 )
-from .jsonscan import to_json_bytes
+from .jsonscan import JS_WHITESPACE, js_cut, parse_json, to_json_bytes
 
 DIALECT = Dialect.CLINE_SDK
 SDK_EVENT: dict[str, str] = {
@@ -146,7 +146,7 @@ def _listing(directory: str) -> dict[str, tuple[str, ...]]:
         stem, ext = os.path.splitext(entry.name)
         if ext.lower() not in EXTENSIONS:
             continue
-        event = _FILE_EVENT.get(stem.strip().lower())
+        event = _FILE_EVENT.get(_trim(stem).lower())
         if event is not None:
             found.setdefault(event, []).append(entry.path)
     result = {event: tuple(sorted(paths, key=locale_compare_key)) for event, paths in found.items()}
@@ -220,7 +220,6 @@ def infer_command(path: str) -> tuple[str, ...]:
 
 
 _BARE_INTERPRETERS = frozenset({"bash", "sh", "zsh", "python", "python3"})
-_JS_WHITESPACE = " \t\n\r\v\f\u00a0\ufeff\u2028\u2029"
 
 
 def shebang_command(first_line: str) -> tuple[str, ...]:
@@ -232,7 +231,7 @@ def shebang_command(first_line: str) -> tuple[str, ...]:
     ``env`` (``env -S node``) are skipped as ``env`` itself would, where the SDK would try
     to spawn ``-S`` and fail.
     """
-    line = first_line.strip(_JS_WHITESPACE)
+    line = _trim(first_line)
     if not line.startswith("#!"):
         return ()
     words = line[2:].split()
@@ -279,10 +278,10 @@ def event_payload(request: FireRequest, env: Mapping[str, str]) -> dict[str, Any
     """
     hook_name = SDK_EVENT[request.event]
     payload: dict[str, Any] = {
-        "clineVersion": env.get("CLINE_VERSION", "").strip(),
+        "clineVersion": _trim(env.get("CLINE_VERSION", "")),
         "timestamp": iso_timestamp(),
         "workspaceRoots": list(request.roots),
-        "userId": env.get("CLINE_USER_ID", "").strip() or env.get("USER", "").strip() or "unknown",
+        "userId": _trim(env.get("CLINE_USER_ID", "")) or _trim(env.get("USER", "")) or "unknown",
     }
     payload.update(request.payload)
     payload["hookName"] = hook_name
@@ -354,17 +353,18 @@ def iso_timestamp() -> str:
 
 
 def parse_control(stdout: str) -> tuple[dict[str, Any] | None, str | None]:
-    """``HOOK_CONTROL\\t<json>`` lines (the last wins), else the whole trimmed stdout."""
-    text = stdout.strip()
+    """``HOOK_CONTROL\\t<json>`` lines (the last wins), else the whole trimmed stdout
+    (trimmed as JavaScript does, so a BOM or U+2028 around the JSON is dropped too)."""
+    text = _trim(stdout)
     if not text:
         return None, None
-    lines = [line.strip() for line in text.split("\n") if line.strip()]
+    lines = [_trim(line) for line in text.split("\n")]
     control = [line for line in lines if line.startswith(CONTROL_PREFIX)]
     candidate = control[-1][len(CONTROL_PREFIX) :] if control else text
     try:
-        value = json.loads(candidate)
-    except json.JSONDecodeError as exc:
-        return None, f"invalid JSON control output ({exc.msg} at line {exc.lineno})"
+        value = parse_json(candidate)
+    except ValueError as exc:
+        return None, f"invalid JSON control output: {exc}"
     if not isinstance(value, dict):
         return None, "control output must be a JSON object"
     return value, None
@@ -390,17 +390,29 @@ def interpret(spec: HookSpec, request: FireRequest, outcome: ProcessOutcome) -> 
     if injectable is None:
         injectable = _string(control.get("contextModification"))
     message = _text(control.get("errorMessage"))
+    pre = request.event == "PreToolUse"  # review and overrideInput are PreToolUse fields
     native: dict[str, Any] = {k: control[k] for k in ("cancel", "review") if k in control}
-    fields: dict[str, Any] = {"review": control.get("review") is True}
+    fields: dict[str, Any] = {"review": pre and control.get("review") is True}
     if cancel:
         reason = message if message is not None else injectable
-        fields.update(blocks=True, decision="deny", reason=_blank_to_none(reason))
+        fields.update(blocks=True, decision="deny", reason=reason or None)
     else:
+        # mergeHookControls drops only empty texts; a blank one still joins the merge.
         chosen = injectable if injectable is not None else message
-        fields["context"] = _cap(_blank_to_none(chosen))
-    if "overrideInput" in control:
+        fields["context"] = _cap(chosen or None)
+    if pre and "overrideInput" in control:
         fields.update(has_updated_input=True, updated_input=control["overrideInput"])
+    elif not pre:
+        native.pop("review", None)
+        ignored = [k for k in ("overrideInput", "review") if k in control]
+        if ignored:
+            fields["error"] = f"{' and '.join(ignored)} only count on PreToolUse; ignored"
     return Verdict(**fields, native=native)
+
+
+def _trim(text: str) -> str:
+    """JavaScript's ``trim()``."""
+    return text.strip(JS_WHITESPACE)
 
 
 def _string(value: object) -> str | None:
@@ -408,18 +420,22 @@ def _string(value: object) -> str | None:
 
 
 def _text(value: object) -> str | None:
-    return value if isinstance(value, str) and value.strip() else None
-
-
-def _blank_to_none(value: str | None) -> str | None:
-    """The SDK injects context and reports a reason only when its trimmed text is non-empty."""
-    return value if value is not None and value.strip() else None
+    return value if isinstance(value, str) and _trim(value) else None
 
 
 def _cap(context: str | None) -> str | None:
-    if context is None or len(context) <= CONTEXT_CAP:
-        return context
-    return context[:CONTEXT_CAP] + TRUNCATION_MARKER
+    """The SDK's cap: 50,000 JavaScript characters (UTF-16 units), then its marker."""
+    if context is None:
+        return None
+    cut = js_cut(context, CONTEXT_CAP)
+    return context if cut is None else cut + TRUNCATION_MARKER
+
+
+def fire_extras(request: FireRequest, reports: Sequence[HookReport]) -> dict[str, Any]:
+    """``beforeToolResultFromControl`` appends the merged context only when its trimmed
+    text is non-empty: contexts that are all blank are no context."""
+    texts = [r.verdict.context for r in reports if r.verdict.context]
+    return {} if any(_trim(text) for text in texts) else {"context": None}
 
 
 def native(request: FireRequest, combined: Mapping[str, Any]) -> dict[str, Any]:
@@ -428,7 +444,7 @@ def native(request: FireRequest, combined: Mapping[str, Any]) -> dict[str, Any]:
         out["cancel"] = True
         if combined["reason"]:
             out["errorMessage"] = combined["reason"]
-    elif combined["context"]:
+    elif combined["context"] and _trim(combined["context"]):
         out["context"] = combined["context"]
     if combined.get("review"):
         out["review"] = True
