@@ -314,6 +314,22 @@ async def test_layout(augment: Augment, case: Layout) -> None:
         assert result["warnings"] == []
 
 
+@pytest.mark.parametrize("twice", ["home-as-workspace", "root-listed-twice"])
+async def test_one_file_runs_once(augment: Augment, twice: str) -> None:
+    """A settings file is one source: the home folder opened as the workspace makes
+    ``~/.augment/settings.json`` both the user and the workspace file, and a root named
+    twice names its files twice; either way each hook runs once."""
+    log = augment.tmp / "log"
+    root = augment.home if twice == "home-as-workspace" else augment.ws
+    augment.write("workspace", root, SessionStart=[group(augment.script(
+        "once.sh", f"cat >/dev/null; echo ran >> {log}"))])  # fmt: skip
+
+    result = await augment.fire("SessionStart", {}, roots=[str(root), str(root)])
+
+    assert log.read_text().split() == ["ran"]
+    assert len(result["hooks"]) == 1
+
+
 async def test_sequential_across_files(augment: Augment) -> None:
     """augment-hooks.md § Limitations: hook execution is sequential, not parallel (across
     files too): while the system hook waits on a gate, the user hook has not started."""

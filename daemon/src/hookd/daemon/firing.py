@@ -67,7 +67,7 @@ def parse_fire(params: Mapping[str, Any], settings: Settings) -> FireRequest:
     return FireRequest(
         dialect=Dialect(agent),
         event=event,
-        roots=tuple(os.path.normpath(r) for r in roots),
+        roots=tuple(dict.fromkeys(os.path.normpath(r) for r in roots)),  # each root once
         payload=payload,
         env=env,
         timeout_s=_positive_ms(params, "timeoutMs"),

@@ -86,7 +86,12 @@ def sources(home: str, system_root: str, roots: Sequence[str]) -> list[Source]:
     found.append(
         Source(DIALECT, "user", os.path.join(home, ".augment", "settings.json"), "settings")
     )
-    return found
+    # One file is one source: with the home folder as a workspace root, the user file is
+    # also the workspace file; it runs once, in the workspace file's place in the order.
+    unique: dict[str, Source] = {}
+    for source in found:
+        unique.setdefault(source.path, source)
+    return list(unique.values())
 
 
 def load(source: Source) -> Loaded:
