@@ -100,6 +100,22 @@ LAYER_CASES = [
         ("true", "true"),
     ),
     Layers(
+        "http-headers-differ-not-deduplicated", f"{HANDLERS}: 'the same handler' is the handler "
+        "as written: an http hook to the same URL with other headers is another handler",
+        (("user", stop({"type": "http", "url": "http://127.0.0.1:9/h",
+                        "headers": {"X-Team": "a"}})),
+         ("project", stop({"type": "http", "url": "http://127.0.0.1:9/h",
+                           "headers": {"X-Team": "b"}}))),
+        ("http: http://127.0.0.1:9/h", "http: http://127.0.0.1:9/h"),
+    ),
+    Layers(
+        "timeout-alone-still-the-same", f"{HANDLERS}: a copy that differs only in its timeout "
+        "or statusMessage is the same handler and runs once",
+        (("user", stop(SAME)), ("project", stop({**SAME, "timeout": 5,
+                                                 "statusMessage": "checking"}))),
+        ("echo same",), layers=("user",),
+    ),
+    Layers(
         "disable-user", f"{DISABLE}: disableAllHooks in user settings turns off user, project "
         "and local hooks; managed hooks still run",
         with_top(EVERY_LAYER, user={"disableAllHooks": True}), ("echo managed",),

@@ -42,11 +42,6 @@ class HookSpec:
     options: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
     order: int = 0
 
-    @property
-    def identity(self) -> tuple[object, ...]:
-        """What makes two handlers 'the same' for de-duplication."""
-        return (self.dialect, self.event, self.command, self.argv, self.condition)
-
 
 @dataclass(frozen=True, slots=True)
 class ProcessOutcome:

@@ -224,9 +224,9 @@ def select(
     policy = _policy(loaded)
     warnings: list[str] = []
     chosen: list[HookSpec] = []
-    seen: set[tuple[object, ...]] = set()
+    seen: set[str] = set()
     value = _matcher_value(request)
-    held_back: set[tuple[object, ...]] = set()
+    held_back: set[str] = set()
     for source, content in loaded:
         if policy.disable_all and source.layer != "managed":
             continue
@@ -236,11 +236,12 @@ def select(
             if not _applies(spec, request, value, warnings):
                 continue
             if policy.managed_only and source.layer != "managed":
-                held_back.add(spec.identity)  # before dedup: a managed copy still runs
+                held_back.add(_identity(spec))  # before dedup: a managed copy still runs
                 continue
-            if spec.identity in seen:
+            identity = _identity(spec)
+            if identity in seen:
                 continue  # the same handler in several settings files runs once
-            seen.add(spec.identity)
+            seen.add(identity)
             problem = _not_runnable(spec, request.event, policy)
             if problem:
                 warnings.append(f"{spec.source}: {spec.command!r} was not run: {problem}")
@@ -260,6 +261,19 @@ def select(
             "managed settings set allowManagedHooksOnly"
         )
     return chosen, warnings
+
+
+def _identity(spec: HookSpec) -> str:
+    """What makes two handlers "the same handler" (run once): the same event and the
+    handler written the same, apart from its ``timeout`` and ``statusMessage``; so an
+    http hook with other headers, a prompt for another model or the same command with
+    another ``shell`` or ``if`` is another handler."""
+    written = {k: v for k, v in spec.options["handler"].items() if k not in _NOT_IDENTITY}
+    written["type"] = spec.options["type"]  # an omitted type is "command"
+    return json.dumps([spec.event, written], sort_keys=True)
+
+
+_NOT_IDENTITY = frozenset({"timeout", "statusMessage"})
 
 
 def _session_end_budget(
