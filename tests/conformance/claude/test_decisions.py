@@ -100,6 +100,12 @@ DECISIONS = [
         errors=(None,),
     ),
     Decision(
+        "user-only-exit-2-without-stderr", f"{REFERENCE} 'Exit code 2 behavior per event': "
+        "SessionStart 'Shows stderr to user only'; with no stderr hookd still reports the "
+        "failed hook (never silent)", "SessionStart", ("exit 2",), {"blocked": False},
+        errors=("hook error: exit code 2",),
+    ),
+    Decision(
         "invalid-json-elsewhere-is-debug-log", f"{EXIT0}: invalid JSON is plain text, which goes "
         "to the debug log on PreToolUse", "PreToolUse",
         ("echo '{\"permissionDecision\": deny'",), {"decision": None, "context": None}, {},

@@ -128,7 +128,7 @@ def _exit_two(event: str, obj: dict[str, Any] | None, stderr: str) -> Verdict:
         return replace(base, native=native)
     if event in rules.EXIT2_IGNORED:
         return base
-    return replace(base, error=f"hook error: {first_line(stderr)}" if stderr else None)
+    return replace(base, error=f"hook error: {first_line(stderr) or 'exit code 2, no stderr'}")
 
 
 def parse_json(stdout: str, *, lenient: bool = False) -> tuple[dict[str, Any] | None, str | None]:
