@@ -509,6 +509,18 @@ CASES = [
         hooks=({"decision": "deny"},),
         warns='"hooks" must be a list of handlers',
     ),
+    Case(
+        "registry-handler-without-type",
+        f"{REGISTRY} > 'type must be command' (Gemini); handlers without one are discarded",
+        f"{REFERENCE} 'Common fields': type is required; hookd reports the handler that has "
+        "none and runs the others",
+        "PreToolUse",
+        ({"hooks": [{"command": "echo typeless"}, command(pre_tool("deny", "typed"))]},),
+        BASH,
+        expect={"blocked": True, "reason": "typed"},
+        hooks=({"command": Has("deny")},),
+        warns='has no "type"',
+    ),
 ]
 
 
