@@ -160,8 +160,21 @@ def _make_handler(
             "handler": dict(handler),
             "explicitTimeout": "timeout" in handler,
             "shell": _shell(handler),
+            "identity": _identity(event, handler),
         },
     )
+
+
+def _identity(event: str, handler: Mapping[str, Any]) -> str:
+    """What makes two handlers "the same handler" (run once): the same event and the
+    handler written the same, apart from its ``timeout`` and ``statusMessage``; so an
+    http hook with other headers, a prompt for another model or the same command with
+    another ``shell`` or ``if`` is another handler. Computed once, when the file is read."""
+    written = {k: v for k, v in handler.items() if k not in _NOT_IDENTITY}
+    return json.dumps([event, written], sort_keys=True)
+
+
+_NOT_IDENTITY = frozenset({"timeout", "statusMessage"})
 
 
 def _shell(handler: Mapping[str, Any]) -> str | None:
@@ -237,10 +250,10 @@ def select(
         for spec in content.hooks.get(request.event, ()):
             if not _applies(spec, request, value, warnings):
                 continue
+            identity: str = spec.options["identity"]
             if policy.managed_only and source.layer != "managed":
-                held_back.add(_identity(spec))  # before dedup: a managed copy still runs
+                held_back.add(identity)  # before dedup: a managed copy still runs
                 continue
-            identity = _identity(spec)
             if identity in seen:
                 continue  # the same handler in several settings files runs once
             seen.add(identity)
@@ -263,19 +276,6 @@ def select(
             "managed settings set allowManagedHooksOnly"
         )
     return chosen, warnings
-
-
-def _identity(spec: HookSpec) -> str:
-    """What makes two handlers "the same handler" (run once): the same event and the
-    handler written the same, apart from its ``timeout`` and ``statusMessage``; so an
-    http hook with other headers, a prompt for another model or the same command with
-    another ``shell`` or ``if`` is another handler."""
-    written = {k: v for k, v in spec.options["handler"].items() if k not in _NOT_IDENTITY}
-    written["type"] = spec.options["type"]  # an omitted type is "command"
-    return json.dumps([spec.event, written], sort_keys=True)
-
-
-_NOT_IDENTITY = frozenset({"timeout", "statusMessage"})
 
 
 def _session_end_budget(
