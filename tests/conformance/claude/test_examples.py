@@ -187,7 +187,7 @@ def _prompt_asked(fragment: str) -> Callable[[Ctx], None]:
     def check(ctx: Ctx) -> None:
         (asked,) = ctx.asked
         assert fragment in asked["prompt"]
-        assert '"hook_event_name": "Stop"' in asked["prompt"]
+        assert '"hook_event_name":"Stop"' in asked["prompt"]
 
     return check
 

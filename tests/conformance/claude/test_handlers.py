@@ -229,7 +229,7 @@ def _prompt_rendered(claude: Claude, run: Any) -> None:
 def _prompt_appended(claude: Claude, run: Any) -> None:
     (asked,) = run.asked
     assert asked["prompt"].startswith("Is $1.00 fine?")
-    assert '"hook_event_name": "Stop"' in asked["prompt"]
+    assert '"hook_event_name":"Stop"' in asked["prompt"]
 
 
 def _mcp_substituted(claude: Claude, run: Any) -> None:

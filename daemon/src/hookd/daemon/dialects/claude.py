@@ -29,6 +29,7 @@ from . import claude_output
 from . import claude_rules as rules
 from .base import Launch, Loaded, Prepared, Source, first_root, hook_environment
 from .claude_if import condition_allows
+from .jsonscan import to_json_bytes
 from .settings_json import load_settings_hooks, number_field
 
 DIALECT = Dialect.CLAUDE
@@ -399,6 +400,8 @@ def prepare(spec: HookSpec, request: FireRequest, base_env: Mapping[str, str]) -
     if env_file is not None:
         extra["CLAUDE_ENV_FILE"] = env_file
     env = hook_environment(base_env, extra)
+    if env_file is None:  # "Other hook types don't have access to this variable"
+        env.pop("CLAUDE_ENV_FILE", None)
     if kind == "http":
         return handlers.prepare_http(spec, payload, env)
     if spec.argv is None:
@@ -406,7 +409,7 @@ def prepare(spec: HookSpec, request: FireRequest, base_env: Mapping[str, str]) -
     else:
         argv = tuple(_substitute(part, env) for part in spec.argv)
     cwd = claude_output.hook_cwd(request)
-    return Launch(argv=argv, stdin=json.dumps(payload).encode(), cwd=cwd, env=env)
+    return Launch(argv=argv, stdin=to_json_bytes(payload), cwd=cwd, env=env)
 
 
 def shell_form(command: str, shell: str | None, env: Mapping[str, str]) -> tuple[str, ...]:
@@ -528,6 +531,8 @@ def native(request: FireRequest, combined: Mapping[str, Any]) -> dict[str, Any]:
     specific.update(merge_specific(event, natives))
     if event == "PermissionDenied" and _no_verdict(request.payload.get("reason")):
         specific.pop("retry", None)  # "Claude Code ignores retry: true when ... no verdict"
+    if event == "SessionStart" and request.payload.get("source") in ("clear", "compact"):
+        specific.pop("sessionTitle", None)  # "ignored on "clear" and "compact""
     if event == "PermissionRequest" and "decision" in specific:
         specific["decision"].update(_permission_extras(combined["decision"], natives))
     sequences = "".join(n.get("terminalSequence", "") for n in natives)

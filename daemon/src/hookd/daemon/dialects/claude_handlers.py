@@ -10,7 +10,6 @@ rendered (``$ARGUMENTS``) or the tool input already substituted (``${path}``).
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Collection, Mapping
 from functools import lru_cache
@@ -19,6 +18,7 @@ from typing import Any
 from ..model import FireRequest, HookSpec
 from ..runner.http_post import UnusableUrl, split_url
 from .base import ClientLaunch, HttpLaunch
+from .jsonscan import to_json_bytes
 
 _ENV_REFERENCE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
 _ARGUMENTS = re.compile(r"\\\$|\$ARGUMENTS")
@@ -74,7 +74,7 @@ def prepare_http(spec: HookSpec, payload: Mapping[str, Any], env: Mapping[str, s
         (name, interpolate_env(value, env, allowed).strip())
         for name, value in (handler.get("headers") or {}).items()
     )
-    return HttpLaunch(url=handler["url"], headers=headers, body=json.dumps(payload).encode())
+    return HttpLaunch(url=handler["url"], headers=headers, body=to_json_bytes(payload))
 
 
 def interpolate_env(text: str, env: Mapping[str, str], allowed: Collection[str]) -> str:
@@ -112,7 +112,7 @@ def prepare_client(
         )
     else:
         params.update(
-            prompt=render_prompt(handler["prompt"], json.dumps(payload)),
+            prompt=render_prompt(handler["prompt"], to_json_bytes(payload).decode()),
             model=handler.get("model"),
         )
     return ClientLaunch(handler_type=kind, params=params)
@@ -154,4 +154,4 @@ def _lookup(payload: Mapping[str, Any], path: str) -> str:
             current = current[int(part)]
         else:
             return ""
-    return current if isinstance(current, str) else json.dumps(current)
+    return current if isinstance(current, str) else to_json_bytes(current).decode()

@@ -80,6 +80,11 @@ def from_command(
             return _worktree_failed(stderr or f"exit code {code}")
         return _worktree_path(stdout, request)
     obj, schema_error = parse_json(stdout, lenient=lenient)
+    if obj is None and outcome.stdout_truncated and stdout.lstrip().startswith("{"):
+        # JSON cut at the output cap is neither JSON nor the hook's plain text: say so
+        # rather than hand a fragment to Claude as context or lose a decision silently.
+        failure = "its JSON output was cut at the output cap (output_cap_bytes) and not used"
+        return _exit_two(event, None, stderr) if code == 2 else _failed(event, failure)
     if code == 2:
         return _exit_two(event, obj, stderr)
     if obj is not None:
@@ -270,6 +275,12 @@ def _terminal_sequence(obj: dict[str, Any] | None) -> dict[str, Any]:
 
 
 # WorktreeCreate ----------------------------------------------------------------------
+def _failed(event: str, why: str) -> Verdict:
+    """A hook that failed: a non-blocking error, except on WorktreeCreate ("If the hook
+    fails or produces no path, worktree creation fails with an error")."""
+    return _worktree_failed(why) if event == "WorktreeCreate" else Verdict(error=why)
+
+
 def _worktree_failed(why: str) -> Verdict:
     return Verdict(blocks=True, decision="deny", reason=f"worktree creation failed: {why}")
 
@@ -316,7 +327,9 @@ def _from_http(event: str, request: FireRequest, outcome: ProcessOutcome) -> Ver
             return _worktree_failed(
                 problem or "the response has no hookSpecificOutput.worktreePath"
             )
-        return _checked_worktree(path, request)
+        checked = _checked_worktree(path, request)
+        # "An HTTP WorktreeCreate hook returns JSON and can include" terminalSequence.
+        return replace(checked, native={**checked.native, **_terminal_sequence(obj)})
     if problem:
         return Verdict(error=f"HTTP hook: {problem}")
     return from_json(event, obj) if obj is not None else Verdict()
@@ -328,7 +341,7 @@ def _from_mcp_tool(event: str, request: FireRequest, outcome: ProcessOutcome) ->
     exit 0; ``isError: true`` is a non-blocking error."""
     answer = _answer(outcome)
     if not isinstance(answer, dict) or not isinstance(answer.get("content", []), list):
-        return Verdict(error="mcp_tool hook: the client's answer is not an MCP tool result")
+        return _failed(event, "mcp_tool hook: the client's answer is not an MCP tool result")
     texts = [
         item["text"]
         for item in answer.get("content", [])
@@ -338,7 +351,7 @@ def _from_mcp_tool(event: str, request: FireRequest, outcome: ProcessOutcome) ->
     ]
     text = "\n".join(texts)
     if answer.get("isError") is True:
-        return Verdict(error=f"mcp_tool hook: the tool reported an error: {first_line(text)}")
+        return _failed(event, f"mcp_tool hook: the tool reported an error: {first_line(text)}")
     as_stdout = ProcessOutcome(0, text.encode(), b"", outcome.duration_ms)
     return from_command(event, request, as_stdout)
 
@@ -391,6 +404,7 @@ def _capped(verdict: Verdict, request: FireRequest) -> Verdict:
         ("context", "additionalContext"),
         ("system_message", "systemMessage"),
         ("reason", "reason"),
+        ("stop_reason", "stopReason"),
     ):
         text = getattr(verdict, attribute)
         if isinstance(text, str) and len(text) > rules.OUTPUT_CAP_CHARS:
