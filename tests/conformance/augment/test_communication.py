@@ -464,6 +464,25 @@ CASES: list[Case] = [
             "native": specific("SessionStart", additionalContext='{"n": Infinity}'),
         },
     ),
+    Case(
+        "pre-control-character-is-not-json",
+        f"{REFERENCE} § JSON Output Format: stdout is trimmed as JavaScript's trim() does, "
+        "which keeps U+001C; JSON.parse then refuses it: the deny is plain stdout",
+        "PreToolUse",
+        (Run(0, '\x1c{"hookSpecificOutput": {"permissionDecision": "deny"}}'),),
+        {
+            **QUIET,
+            "verboseOutput": '\x1c{"hookSpecificOutput": {"permissionDecision": "deny"}}',
+        },
+    ),
+    Case(
+        "pre-deeply-nested-json-is-not-json",
+        f"{REFERENCE} § JSON Output Format: JSON nested past what a parser takes is no "
+        "answer; the hook is plain stdout and the fire still answers",
+        "PreToolUse",
+        (Run(0, '{"a": ' + "[" * 3000 + "]" * 3000 + "}"),),
+        {**QUIET, "verboseOutput": '{"a": ' + "[" * 3000 + "]" * 3000 + "}"},
+    ),
     # --- several hooks (run one after another, combined in definition order)
     Case(
         "stop-block-and-exit-2-both-reach-the-agent",

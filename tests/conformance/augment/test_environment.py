@@ -256,3 +256,18 @@ async def test_hook_input(augment: Augment, case: Case) -> None:
     assert (out / "cwd").read_text().strip() == expand(case.cwd)
     if case.stdin is not None:
         assert json.loads((out / "stdin.json").read_text()) == expand(dict(case.stdin))
+
+
+async def test_stdin_is_written_as_json_stringify_writes_it(augment: Augment) -> None:
+    """augment-hooks.md § Hook Input: 'Hooks receive event data via stdin as a JSON
+    object'; Augment is a Node agent, so the bytes are ``JSON.stringify``'s: compact and
+    raw UTF-8, so that a hook grepping its stdin for ``résumé`` finds it."""
+    out = augment.tmp / "stdin.json"
+    probe = augment.script("probe.sh", f"cat > '{out}'")
+    augment.write("workspace", PreToolUse=[group(probe)])
+
+    await augment.fire("PreToolUse", {"tool_name": "view", "tool_input": {"path": "résumé.md"}})
+
+    raw = out.read_bytes().decode("utf-8")
+    assert '"tool_input":{"path":"résumé.md"}' in raw
+    assert '": ' not in raw  # no spaces after separators

@@ -48,6 +48,8 @@ def _read_payload(args: argparse.Namespace) -> dict[str, Any]:
             f"hookd: the payload on stdin is not JSON (line {exc.lineno}, column {exc.colno}: "
             f"{exc.msg}); pipe the event object, or pass --no-payload"
         ) from None
+    except RecursionError:
+        raise SystemExit("hookd: the payload on stdin is nested too deeply to read") from None
     if not isinstance(payload, dict):
         raise SystemExit("hookd: the payload on stdin must be a JSON object")
     return payload

@@ -17,7 +17,6 @@ hook that exited 0, the reason of an ``allow``/``ask``), ``stopReason``, each ho
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shlex
@@ -29,7 +28,7 @@ from .. import launch_windows
 from ..combine_policy import CombinePolicy
 from ..model import Dialect, FireRequest, HookReport, HookSpec, ProcessOutcome, Verdict
 from .base import Launch, Loaded, Source, first_root, hook_environment, timeout_error
-from .jsonscan import parse_json
+from .jsonscan import JS_WHITESPACE, parse_json, to_json_bytes
 from .settings_json import load_settings_hooks, number_field
 
 DIALECT = Dialect.AUGMENT
@@ -232,7 +231,7 @@ def prepare(spec: HookSpec, request: FireRequest, base_env: Mapping[str, str]) -
         extra["AUGMENT_TOOL_NAME"] = tool
     return Launch(
         argv=script_argv(spec.command),
-        stdin=json.dumps(payload).encode(),
+        stdin=to_json_bytes(payload),  # JSON.stringify, as the Node agent writes it
         cwd=first_root(request),
         env=hook_environment(
             {k: v for k, v in base_env.items() if not k.startswith("AUGMENT_")},
@@ -287,7 +286,7 @@ def interpret(spec: HookSpec, request: FireRequest, outcome: ProcessOutcome) -> 
     event = request.event
     code = outcome.exit_code
     stderr = outcome.stderr_text.strip()
-    stdout = outcome.stdout_text.strip()
+    stdout = outcome.stdout_text.strip(JS_WHITESPACE)  # JavaScript's trim()
     if code == 2:
         if event == "PreToolUse":
             return Verdict(blocks=True, decision="deny", reason=stderr or "blocked by hook")
@@ -384,7 +383,7 @@ def fire_extras(request: FireRequest, reports: Sequence[HookReport]) -> dict[str
     if request.event != "SessionStart":
         for report in sorted(reports, key=lambda r: r.spec.order):
             outcome = report.outcome
-            stdout = outcome.stdout_text.strip()
+            stdout = outcome.stdout_text.strip(JS_WHITESPACE)
             if outcome.exit_code != 0 or outcome.timed_out or not stdout:
                 continue
             obj = _json_object(stdout)

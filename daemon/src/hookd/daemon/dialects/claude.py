@@ -129,7 +129,7 @@ def _make_handler(
     kind = handler.get("type")
     if kind not in _HANDLER_TYPES:  # "type" is required ("Common fields")
         known = ", ".join(repr(t) for t in sorted(_HANDLER_TYPES))
-        what = "has no \"type\"" if kind is None else f"has the unknown type {kind!r}"
+        what = 'has no "type"' if kind is None else f"has the unknown type {kind!r}"
         raise ValueError(f"the handler {what}; it must be one of {known}")
     handlers.validate(kind, handler)
     condition = handler.get("if")

@@ -7,7 +7,6 @@ hooks" (the ``{ok, reason}`` answers of ``prompt`` and ``agent`` handlers).
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from dataclasses import replace
@@ -390,7 +389,7 @@ def _from_model(spec: HookSpec, event: str, outcome: ProcessOutcome) -> Verdict:
 
 def _answer(outcome: ProcessOutcome) -> Any:
     try:
-        return json.loads(outcome.stdout)
+        return js_parse(outcome.stdout_text)
     except ValueError:
         return None
 

@@ -26,7 +26,10 @@ def parse_json(text: str) -> Any:
     ``JSON.parse`` throws, so a hook printing ``NaN`` counts as invalid JSON as it does
     in the agent.
     """
-    return json.loads(text, parse_constant=_not_json)
+    try:
+        return json.loads(text, parse_constant=_not_json)
+    except RecursionError:  # nested past Python's stack: not something a hook means
+        raise ValueError("JSON nested too deeply") from None
 
 
 def last_json_object(text: str) -> dict[str, Any] | None:

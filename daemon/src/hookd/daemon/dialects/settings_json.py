@@ -36,6 +36,8 @@ def read_json_object(path: str) -> tuple[dict[str, Any] | None, str | None]:
         return None, f"{path}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
     except UnicodeDecodeError as exc:
         return None, f"{path}: not UTF-8 text ({exc.reason})"
+    except RecursionError:
+        return None, f"{path}: nested too deeply to read (over ~1,000 levels)"
     if not isinstance(data, dict):
         return None, f"{path}: the top level must be a JSON object, not {type(data).__name__}"
     return data, None

@@ -138,7 +138,7 @@ class Registry:
         if signature is None:
             state.loaded, state.error = Loaded(), None
             return state
-        loaded = DIALECTS[state.source.dialect.value].load(state.source)
+        loaded = _load(state.source)
         state.loads += 1
         if loaded.error and loaded.error != state.error:
             log.warning("hook_source_error", source=state.source.path, error=loaded.error)
@@ -213,7 +213,7 @@ class Registry:
 
     def _count_dir(self, source: Source) -> Loaded:
         """Read a hook directory and keep its hook count for ``summary``."""
-        loaded = DIALECTS[source.dialect.value].load(source)
+        loaded = _load(source)
         self._dir_counts[(source.dialect.value, source.path)] = sum(
             len(specs) for specs in loaded.hooks.values()
         )
@@ -310,6 +310,16 @@ class Registry:
             for s in self._states.values()
             if s.error
         ]
+
+
+def _load(source: Source) -> Loaded:
+    """The dialect's reading of a source. A file no reader foresaw (a bug in hookd) is
+    that file's error, never a fire's or the watcher's: the daemon keeps serving."""
+    try:
+        return DIALECTS[source.dialect.value].load(source)
+    except Exception as exc:
+        log.exception("hook_source_unreadable", source=source.path)
+        return Loaded(error=f"{source.path}: hookd could not read it ({exc!r})", unreadable=True)
 
 
 def _signature(path: str) -> Signature | None:
