@@ -161,3 +161,45 @@ async def test_metadata(augment: Augment, case: Case) -> None:
     assert not set(PRIVATE) & set(control)
     public = {k: v for k, v in payload.items() if k not in PRIVATE}
     assert {k: got[k] for k in public} == {k: control[k] for k in public} == public
+
+
+async def test_a_handlers_own_false_beats_its_groups_true(augment: Augment) -> None:
+    """Privacy Considerations: explicit opt-in. hookd also reads ``metadata`` on a handler (a
+    leniency); there, key by key, the handler's own word wins over its group's, so a
+    ``false`` written on the handler is never overridden."""
+    opted = augment.script("opted.sh", f"cat > {augment.tmp / 'opted.json'}")
+    first = group(opted)
+    first["metadata"] = {"includeConversationData": True, "includeUserContext": True}
+    first["hooks"][0]["metadata"] = {"includeConversationData": False}
+    augment.write("workspace", Stop=[first])
+
+    await augment.fire("Stop", {**base_payload("Stop"), **PRIVATE})
+
+    got = json.loads((augment.tmp / "opted.json").read_text())
+    assert "conversation" not in got
+    assert got["context"] == PRIVATE["context"]
+
+
+async def test_an_opt_in_revoked_by_an_edit_that_breaks_the_file_is_revoked(
+    augment: Augment,
+) -> None:
+    """Privacy Considerations: default deny. A file that stops parsing keeps its last good hooks (a
+    typo must not switch a policy hook off), but not their metadata opt-ins: the edit
+    that broke it may have been the one that revoked them."""
+    out = augment.tmp / "seen.json"
+    hook = augment.script("hook.sh", f"cat > {out}")
+    opted = group(hook)
+    opted["metadata"] = {"includeConversationData": True}
+    path = augment.write("workspace", Stop=[opted])
+    payload = {**base_payload("Stop"), **PRIVATE}
+    await augment.fire("Stop", payload)
+    before = json.loads(out.read_text())
+    path.write_text(path.read_text().replace('"includeConversationData": true', "") + ",")
+
+    result = await augment.fire("Stop", payload)
+
+    after = json.loads(out.read_text())
+    assert before["conversation"] == PRIVATE["conversation"]
+    assert [h["exitCode"] for h in result["hooks"]] == [0]  # the hook still runs
+    assert "conversation" not in after
+    assert any("invalid JSON" in w for w in result["warnings"])

@@ -22,6 +22,7 @@ import re
 import shlex
 import sys
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from .. import launch_windows
@@ -115,9 +116,13 @@ def _make_handler(
             f'"command" must be the path of a script with a supported extension '
             f"({', '.join(SCRIPT_EXTENSIONS)}), not {command!r}: Augment runs no other file"
         )
-    metadata = group.get("metadata") or handler.get("metadata") or {}
-    if not isinstance(metadata, dict):
+    group_metadata = group.get("metadata") or {}
+    handler_metadata = handler.get("metadata") or {}
+    if not isinstance(group_metadata, dict) or not isinstance(handler_metadata, dict):
         raise ValueError('"metadata" must be an object')
+    # The handler's own words win over its group's, key by key: a "false" there is never
+    # overridden by a "true" on the group.
+    metadata = {**group_metadata, **handler_metadata}
     timeout_ms = number_field(handler, "timeout", DEFAULT_TIMEOUT_MS)
     return HookSpec(
         dialect=DIALECT,
@@ -132,6 +137,16 @@ def _make_handler(
         # Only a JSON ``true`` opts in: "false", 1 or "yes" must never release private fields.
         options={"metadata": {k: v is True for k, v in metadata.items()}},
     )
+
+
+def kept_after_error(hooks: Mapping[str, tuple[HookSpec, ...]]) -> dict[str, tuple[HookSpec, ...]]:
+    """The last good hooks of a file that no longer parses, kept so that a typo does not
+    switch a policy hook off, but without their metadata opt-ins: the edit may have been
+    the revocation of one, and private fields are default deny."""
+    return {
+        event: tuple(replace(spec, options={**spec.options, "metadata": {}}) for spec in specs)
+        for event, specs in hooks.items()
+    }
 
 
 def sequential(request: FireRequest) -> bool:

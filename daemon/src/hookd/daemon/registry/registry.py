@@ -144,8 +144,11 @@ class Registry:
             log.warning("hook_source_error", source=state.source.path, error=loaded.error)
         state.error = loaded.error
         if loaded.unreadable:
-            # Keep the last good hooks of this file; the error is shown in status.
-            state.loaded = replace(state.loaded, error=loaded.error)
+            # Keep the last good hooks of this file (a typo must not switch a policy hook
+            # off); the error is shown in status. A dialect may narrow what they keep.
+            narrow = getattr(DIALECTS[state.source.dialect.value], "kept_after_error", None)
+            hooks = narrow(state.loaded.hooks) if narrow else state.loaded.hooks
+            state.loaded = replace(state.loaded, hooks=hooks, error=loaded.error)
         else:
             state.loaded = loaded
         return state
