@@ -225,6 +225,17 @@ IFS = [
        "command: runs anyway on $()", "Bash(git push)", "Bash", bash("echo $(date)")),
     If("legacy-prefix-more-than-name", f"{IF}: 'Bash(npm run:*)' names more than the "
        "command: runs anyway on $()", "Bash(npm run:*)", "Bash", bash("echo $(date)")),
+    If("substitution-in-arithmetic-fails-open", f"{IF}: commands inside $() are checked; "
+       "one inside $(( )) is not modelled: fails open", "Bash(rm *)", "Bash",
+       bash("echo $(( $(rm -rf x) ))")),
+    If("subshell-substitution-not-arithmetic", f"{IF}: '$((rm x); ls)' is a command "
+       "substitution holding a subshell, not arithmetic", "Bash(rm *)", "Bash",
+       bash("echo $((rm -rf x); ls)")),
+    If("process-substitution-more-than-name", f"{IF}: patterns naming more than the command "
+       "run the hook anyway on a part known only at run time (here <())", "Bash(cat secret*)",
+       "Bash", bash("cat <(true) secret.txt")),
+    If("deep-nesting-fails-open", f"{IF}: nesting past what hookd scans is not parsed: "
+       "fails open", "Bash(git *)", "Bash", bash("echo " + "$(" * 100 + "ls" + ")" * 100)),
     If("heredoc-fails-open", f"{IF}: a here-document is not modelled: fails open",
        "Bash(git *)", "Bash", bash("cat <<EOF\nhello\nEOF")),
     If("other-tool", f"{IF}: the rule matches the tool name and arguments together",

@@ -32,7 +32,10 @@ from hookd.daemon.dialects.bash_commands import Unparsed, simple_commands
         ("echo 'a | b' \"c;d\" e\\;f", [["echo", "a | b", "c;d", "e;f"]]),
         ("rm x 2>&1 >/dev/null", [["rm", "x"]]),
         ("> out rm x", [["rm", "x"]]),
-        ("cat <(rm x) &>/dev/null", [["rm", "x"], ["cat"]]),
+        ("cat <(rm x) &>/dev/null", [["rm", "x"], ["cat", "$"]]),
+        ("cat <(true) secret.txt", [["true"], ["cat", "$", "secret.txt"]]),
+        ("diff <(a) <(b)", [["a"], ["b"], ["diff", "$", "$"]]),
+        ("echo $((rm x); ls)", [["rm", "x"], ["ls"], ["echo", "$"]]),
         ("echo $((1 + (2 * 3)))", [["echo", "$"]]),
         ("ls # ; rm x", [["ls"]]),
         ("echo a#b", [["echo", "a#b"]]),
@@ -48,7 +51,9 @@ def test_simple_commands(command: str, expected: list[list[str]]) -> None:
     "command",
     ["echo 'open", 'echo "open', "echo $(open", "(open", "close)", "echo `open",
      "cat <<EOF\nrm x\nEOF", "case $x in a) rm x;; esac", "f() { rm x; }", "a=(1 2)",
-     "echo trailing\\", "rm x >"],
+     "echo trailing\\", "rm x >", "echo $(( $(rm -rf x) ))", "echo $(( `rm x` ))",
+     "$'rm' -rf x", "echo $((", "echo " + "$(" * 200 + "rm x" + ")" * 200,
+     "(" * 500 + "rm x" + ")" * 500, '"' + "$(" * 100 + "x" + ")" * 100 + '"'],
 )  # fmt: skip
 def test_what_is_not_modelled_is_refused(command: str) -> None:
     with pytest.raises(Unparsed):

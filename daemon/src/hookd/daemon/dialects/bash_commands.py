@@ -23,6 +23,9 @@ _PREFIX_KEYWORDS = frozenset(
 _HEADER_KEYWORDS = frozenset({"for", "select"})
 """``for x in a b`` is a loop header, not a command."""
 _UNMODELLED_KEYWORDS = frozenset({"case", "esac", "function", "coproc", "[[", "]]"})
+MAX_DEPTH = 64
+"""Nesting of substitutions and subshells past this is refused (``Unparsed``, so the
+hook runs) rather than scanned: no recursion limit can be reached from a command."""
 _SUBSTITUTED = "\x00"
 """Stands in a word for a substituted part: the word's value is only known at run time."""
 
@@ -43,14 +46,18 @@ def simple_commands(command: str) -> list[list[str]]:
 
 
 class _Scanner:
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, depth: int = 0) -> None:
         self.text = text
         self.pos = 0
         self.commands: list[list[str]] = []
+        self.depth = depth
 
     # sequences of commands ------------------------------------------------------------
     def sequence(self, closing: str | None) -> None:
         """Scan commands up to the end, or up to an unmatched ``closing`` (consumed)."""
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise Unparsed(f"nested more than {MAX_DEPTH} levels deep")
         text = self.text
         words: list[str] = []
         word: list[str] | None = None
@@ -102,6 +109,8 @@ class _Scanner:
             elif char == "`":
                 self._backticks()
                 add(_SUBSTITUTED)
+            elif two in ("$'", '$"'):
+                raise Unparsed("ANSI-C or locale quoting ($'...', $\"...\")")
             elif char == "$" and two == "$(":
                 self._dollar_paren()
                 add(_SUBSTITUTED)
@@ -115,8 +124,10 @@ class _Scanner:
                 if word is not None and "".join(word).isdigit():
                     word = None  # a file descriptor number: 2>&1
                 end_word()
-                self._redirection()
-                redirect_target = True
+                if self._redirection():
+                    redirect_target = True
+                else:
+                    add(_SUBSTITUTED)  # <(...) stands as a word: its path
             elif char in ";&|\n":
                 if two == ";;":
                     raise Unparsed("case clauses")
@@ -127,6 +138,8 @@ class _Scanner:
                     raise Unparsed("a function definition or an array")
                 end_command()
                 depth += 1
+                if self.depth + depth > MAX_DEPTH:
+                    raise Unparsed(f"nested more than {MAX_DEPTH} levels deep")
                 self.pos += 1
             elif char == ")":
                 end_command()
@@ -134,6 +147,7 @@ class _Scanner:
                 if depth:
                     depth -= 1
                 elif closing == ")":
+                    self.depth -= 1
                     return
                 else:
                     raise Unparsed("an unmatched )")
@@ -143,6 +157,7 @@ class _Scanner:
         end_command()
         if closing is not None or depth:
             raise Unparsed("an unterminated ( or $(")
+        self.depth -= 1
 
     def _add(self, words: list[str]) -> None:
         while words and (words[0] in _PREFIX_KEYWORDS or _ASSIGNMENT.match(words[0])):
@@ -180,11 +195,17 @@ class _Scanner:
         raise Unparsed("an unterminated double quote")
 
     def _dollar_paren(self) -> None:
-        """``$(( arithmetic ))`` is skipped; ``$( commands )`` is scanned as commands."""
-        if self.text.startswith("$((", self.pos):
-            end = _matching_parens(self.text, self.pos + 1)
-            self.pos = end + 1
-            return
+        """``$(( arithmetic ))`` is skipped; ``$( commands )`` (``$((rm x); ls)`` among
+        them) is scanned as commands. Arithmetic that holds a substitution is refused."""
+        text = self.text
+        if text.startswith("$((", self.pos):
+            end = _matching_parens(text, self.pos + 1)
+            if _matching_parens(text, self.pos + 2) == end - 1:  # $(( ... )): arithmetic
+                body = text[self.pos + 3 : end - 1]
+                if "$(" in body or "`" in body:
+                    raise Unparsed("a command substitution inside arithmetic")
+                self.pos = end + 1
+                return
         self.pos += 2
         self.sequence(closing=")")
 
@@ -195,23 +216,26 @@ class _Scanner:
             end += 2 if text[end] == "\\" else 1
         if end >= len(text):
             raise Unparsed("an unterminated backtick")
-        inner = re.sub(r"\\([$`\\])", r"\1", text[self.pos + 1 : end])
-        self.commands.extend(simple_commands(inner))
+        inner = _Scanner(re.sub(r"\\([$`\\])", r"\1", text[self.pos + 1 : end]), self.depth)
+        inner.sequence(closing=None)
+        self.commands.extend(inner.commands)
         self.pos = end + 1
 
-    def _redirection(self) -> None:
-        """Consume a redirection operator; process substitution ``<( )`` is scanned."""
+    def _redirection(self) -> bool:
+        """Consume a redirection operator (True), or scan a process substitution
+        ``<( )``/``>( )``, which is a word, not a redirection (False)."""
         text = self.text
         if text.startswith(("<(", ">("), self.pos):
             self.pos += 2
             self.sequence(closing=")")
-            return
+            return False
         if text.startswith("<<", self.pos) and not text.startswith("<<<", self.pos):
             raise Unparsed("here-documents")
         operator = re.compile(r"&>>?|<<<|>>|<>|>\||[<>]&?")
         match = operator.match(text, self.pos)
         assert match is not None  # the caller saw < or > or &>
         self.pos = match.end()
+        return True
 
 
 def _matching_parens(text: str, start: int) -> int:

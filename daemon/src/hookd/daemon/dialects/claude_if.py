@@ -11,13 +11,15 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
+from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from .bash_commands import Unparsed, simple_commands
 
 _RULE = re.compile(r"^\s*([A-Za-z0-9_.:\-]+)\s*(?:\((.*)\))?\s*$", re.DOTALL)
-_DYNAMIC = re.compile(r"`|\$[^\s\"']")
-"""``$()``, backticks, ``$VAR``: a part of the command known only when it runs."""
+_DYNAMIC = re.compile(r"`|\$[^\s\"']|[<>]\(")
+"""``$()``, backticks, ``$VAR``, ``<()``: a part of the command known only when it runs."""
 _FILE_KEYS = ("file_path", "path", "notebook_path")
 
 
@@ -26,10 +28,10 @@ def condition_allows(
 ) -> bool:
     """Whether a hook with ``if: rule`` runs for this tool call (``cwd``: the session's
     working directory, which path patterns with a ``/`` are relative to)."""
-    match = _RULE.match(rule)
-    if match is None:
+    parsed = _parse_rule(rule)
+    if parsed is None:
         return True  # unparseable rule: fail open
-    rule_tool, pattern = match.group(1), match.group(2)
+    rule_tool, pattern = parsed
     if tool_name != rule_tool:
         return False
     if pattern is None or pattern.strip() in ("", "*"):
@@ -46,14 +48,31 @@ def condition_allows(
     return True  # a rule kind we do not model: fail open
 
 
+@lru_cache(maxsize=256)
+def _parse_rule(rule: str) -> tuple[str, str | None] | None:
+    """``Tool(pattern)`` as (tool, pattern); cached: the same few rules on every fire."""
+    match = _RULE.match(rule)
+    return None if match is None else (match.group(1), match.group(2))
+
+
 def _bash_matches(pattern: str, command: str) -> bool:
-    if _DYNAMIC.search(command) and _names_more_than_the_command(pattern):
+    dynamic, subcommands = _bash_facts(command)
+    if dynamic and _names_more_than_the_command(pattern):
         return True  # "patterns that specify more than the command name run the hook anyway"
-    try:
-        subcommands = simple_commands(command)
-    except Unparsed:
+    if subcommands is None:
         return True  # "fails open ... when the Bash command can't be parsed"
     return any(_command_matches(pattern, sub) for sub in subcommands)
+
+
+@lru_cache(maxsize=32)
+def _bash_facts(command: str) -> tuple[bool, tuple[tuple[str, ...], ...] | None]:
+    """Whether ``command`` has parts known only at run time, and its simple commands
+    (None: not parsed). Cached: every ``if`` hook of a fire asks about the same command."""
+    try:
+        subcommands = tuple(tuple(words) for words in simple_commands(command))
+    except Unparsed:
+        subcommands = None
+    return bool(_DYNAMIC.search(command)), subcommands
 
 
 def _names_more_than_the_command(pattern: str) -> bool:
@@ -62,7 +81,7 @@ def _names_more_than_the_command(pattern: str) -> bool:
     return len(core.split()) > 1
 
 
-def _command_matches(pattern: str, words: list[str]) -> bool:
+def _command_matches(pattern: str, words: Sequence[str]) -> bool:
     text = " ".join(words)
     if pattern.endswith(":*"):  # legacy prefix syntax, e.g. Bash(npm run:*)
         prefix = pattern[:-2]
