@@ -23,7 +23,7 @@ from hookd.protocol import (
 )
 
 from ._connection import Connection
-from ._errors import RemoteError, RequestCancelled
+from ._errors import ConnectionLost, RemoteError, RequestCancelled
 
 if TYPE_CHECKING:
     from concurrent.futures import ThreadPoolExecutor
@@ -67,10 +67,14 @@ class FireCall:
         self._response: dict[str, Any] | None = None
         self._lock = threading.Lock()
         self._pool: ThreadPoolExecutor | None = None
+        self._unsent: list[Exception] = []
+        """Answers a runner thread could not send: the connection is gone; say so."""
 
     def __iter__(self) -> Iterator[dict[str, Any]]:
         try:
             while self._response is None:
+                if self._unsent:
+                    raise ConnectionLost(f"could not answer hookd's hook/run: {self._unsent[0]}")
                 message = self._connection.receive(self._deadline)
                 method = message.get("method")
                 if method == PROGRESS:
@@ -109,8 +113,11 @@ class FireCall:
             frame = dumps(success(message["id"], runner(params)))  # a bad result fails here
         except Exception as exc:  # noqa: BLE001 (the runner is the caller's code: report it)
             frame = dumps(error(message["id"], HANDLER_FAILED, str(exc) or type(exc).__name__))
-        with self._lock:
-            self._connection.send_raw_json(frame)
+        try:
+            with self._lock:
+                self._connection.send_raw_json(frame)
+        except (ConnectionLost, OSError) as exc:  # seen by the reading thread, raised there
+            self._unsent.append(exc)
 
     def result(self) -> dict[str, Any]:
         """The fire result; raises RemoteError/RequestCancelled on an error answer."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import json
+import select
 import socket
 import time
 from typing import Any
@@ -36,6 +37,10 @@ class Connection:
             if isinstance(exc, TimeoutError):
                 raise DaemonUnresponsive(self.socket_path, min(timeout_s, 5.0)) from None
             raise
+        # One timeout for the socket's whole life: receive() waits with select(), so a
+        # send from another thread (hook/run answers, cancel) never inherits a receive's
+        # shrinking deadline and never stops half-way through a frame.
+        self._sock.settimeout(timeout_s)
         # Replies are bounded by the daemon's own output caps; do not refuse large ones.
         self._decoder = MessageDecoder(max_message_bytes=MAX_REPLY_BYTES)
         self._pending: list[bytes] = []
@@ -59,7 +64,9 @@ class Connection:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 raise DaemonUnresponsive(self.socket_path, self.timeout_s)
-            self._sock.settimeout(remaining)
+            readable, _, _ = select.select([self._sock], [], [], remaining)
+            if not readable:
+                raise DaemonUnresponsive(self.socket_path, self.timeout_s)
             try:
                 data = self._sock.recv(65536)
             except TimeoutError:
