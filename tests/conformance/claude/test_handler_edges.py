@@ -134,3 +134,19 @@ async def test_stdin_is_written_as_json_stringify_writes_it(claude: Claude) -> N
     raw = out.read_bytes().decode("utf-8")
     assert '"tool_name":"Bash"' in raw
     assert '"command":"résumé"' in raw
+
+
+async def test_env_file_is_reported_only_when_a_command_hook_got_one(claude: Claude) -> None:
+    """ref 'Persist environment variables': the file is for command hooks; a SessionStart
+    fire that ran only an mcp_tool hook names no env file (hookd made none)."""
+    claude.hooks("SessionStart", {"type": "mcp_tool", "server": "s", "tool": "t"})
+
+    run = await fire_as_client(
+        claude,
+        "SessionStart",
+        {"source": "startup", "session_id": "env-none"},
+        lambda params: {"content": [{"type": "text", "text": "ok"}]},
+    )
+
+    assert len(run.asked) == 1
+    assert run.result["envFile"] is None

@@ -23,7 +23,7 @@ from typing import Any
 from .. import launch_windows
 from ..combine_policy import CombinePolicy
 from ..model import Dialect, FireRequest, HookReport, HookSpec
-from ..spill import cap_text, private_directory, session_directory
+from ..spill import private_directory, session_directory
 from . import claude_handlers as handlers
 from . import claude_output
 from . import claude_rules as rules
@@ -454,11 +454,15 @@ def session_env_file(request: FireRequest, *, create: bool = True) -> str | None
 
 
 def fire_extras(request: FireRequest, reports: Sequence[HookReport]) -> dict[str, Any]:
-    """Result fields only Claude fires have: the ``CLAUDE_ENV_FILE`` the hooks got (null
-    when no hook ran: nothing was created)."""
+    """Result fields only Claude fires have: the ``CLAUDE_ENV_FILE`` the hooks got; null
+    when no command hook ran (only they get one) or hookd's own file could not be made."""
     if request.event not in rules.ENV_FILE_EVENTS:
         return {}
-    return {"envFile": session_env_file(request, create=False) if reports else None}
+    if not any(r.spec.options.get("type") == "command" for r in reports):
+        return {"envFile": None}
+    path = session_env_file(request, create=False)
+    made = path is not None and (path == request.env.get("CLAUDE_ENV_FILE") or os.path.exists(path))
+    return {"envFile": path if made else None}
 
 
 def _substitute(text: str, env: Mapping[str, str]) -> str:
@@ -477,13 +481,8 @@ def async_result(report: HookReport, request: FireRequest) -> dict[str, Any]:
     rewake = bool(report.spec.options.get("asyncRewake")) and outcome.exit_code == 2
     message = (outcome.stderr_text.strip() or outcome.stdout_text.strip()) if rewake else None
     spilled = list(verdict.spilled)
-    if message is not None and len(message) > rules.OUTPUT_CAP_CHARS:
-        directory = session_directory(request.state_dir, "claude", request.session_id)
-        capped = cap_text(message, cap=rules.OUTPUT_CAP_CHARS, field="rewakeMessage",
-                          directory=directory)  # fmt: skip
-        message = capped.text
-        if capped.spill is not None:
-            spilled.append(capped.spill)
+    if message is not None:
+        message = claude_output.cap_output(message, "rewakeMessage", request, spilled)
     return {
         "context": verdict.context,
         "systemMessage": verdict.system_message,

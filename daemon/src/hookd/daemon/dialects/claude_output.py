@@ -407,11 +407,20 @@ def _capped(verdict: Verdict, request: FireRequest) -> Verdict:
     ):
         text = getattr(verdict, attribute)
         if isinstance(text, str) and len(text) > rules.OUTPUT_CAP_CHARS:
-            directory = session_directory(request.state_dir, "claude", request.session_id)
-            capped = cap_text(text, cap=rules.OUTPUT_CAP_CHARS, field=field, directory=directory)
-            changes[attribute] = capped.text
-            if capped.spill is not None:
-                spilled.append(capped.spill)
+            changes[attribute] = cap_output(text, field, request, spilled)
     if not changes:
         return verdict
     return replace(verdict, **changes, spilled=verdict.spilled + tuple(spilled))
+
+
+def cap_output(text: str, field: str, request: FireRequest, spilled: list[dict[str, Any]]) -> str:
+    """``text`` within Claude's 10,000-character cap: the whole text saved in the session's
+    folder when it is over, a preview naming the file returned, the file added to
+    ``spilled``."""
+    if len(text) <= rules.OUTPUT_CAP_CHARS:
+        return text
+    directory = session_directory(request.state_dir, "claude", request.session_id)
+    capped = cap_text(text, cap=rules.OUTPUT_CAP_CHARS, field=field, directory=directory)
+    if capped.spill is not None:
+        spilled.append(capped.spill)
+    return capped.text

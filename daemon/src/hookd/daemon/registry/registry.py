@@ -257,10 +257,7 @@ class Registry:
                 self._count_dir(source)  # first sight (a new root): status counts it now
         for source in extra + registered:
             if source.kind == "hookdir":
-                found = module.load_event(source, request.event)
-                content = (
-                    found if isinstance(found, Loaded) else Loaded(hooks={request.event: found})
-                )
+                content = _load_event(source, request.event)  # errors: the dialect's select
             else:
                 state = self._fresh(source)
                 content = state.loaded
@@ -323,6 +320,16 @@ def _load(source: Source) -> Loaded:
     except Exception as exc:
         log.exception("hook_source_unreadable", source=source.path)
         return Loaded(error=f"{source.path}: hookd could not read it ({exc!r})", unreadable=True)
+
+
+def _load_event(source: Source, event: str) -> Loaded:
+    """One event's hooks of a hook directory, guarded like ``_load``."""
+    try:
+        found = DIALECTS[source.dialect.value].load_event(source, event)
+    except Exception as exc:
+        log.exception("hook_source_unreadable", source=source.path)
+        return Loaded(error=f"{source.path}: hookd could not read it ({exc!r})", unreadable=True)
+    return found if isinstance(found, Loaded) else Loaded(hooks={event: found})
 
 
 def _signature(path: str) -> Signature | None:

@@ -50,7 +50,7 @@ class BackgroundHooks:
         self._ids = itertools.count(1)
         self._waiting: OrderedDict[tuple[str, str], list[dict[str, Any]]] = OrderedDict()
         self.running = 0
-        self._by_session: dict[str, int] = {}
+        self._by_session: dict[tuple[str, str], int] = {}
         self.finished = 0
         self.dropped = 0
 
@@ -80,7 +80,7 @@ class BackgroundHooks:
         }
         if self._nursery is None:
             raise RuntimeError("background hooks are not running (BackgroundHooks.run)")
-        session = request.session_id or ""
+        session = (request.dialect.value, request.session_id or "")  # as _waiting is keyed
         if self.running >= MAX_RUNNING:
             entry["notStarted"] = f"{MAX_RUNNING} background hooks are already running"
             return entry
@@ -104,7 +104,7 @@ class BackgroundHooks:
     ) -> None:
         module = DIALECTS[request.dialect.value]
         started = time.perf_counter()
-        session = request.session_id or ""
+        session = (request.dialect.value, request.session_id or "")  # as _waiting is keyed
         try:
             outcome = await run_handler(
                 module.prepare(spec, request, self.base_env),

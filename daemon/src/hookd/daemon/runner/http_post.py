@@ -83,7 +83,7 @@ async def post_json(
             )
         except (OSError, trio.BrokenResourceError, h11.ProtocolError, ssl.SSLError) as exc:
             failure = f"request to {url} failed: {_describe(exc)}"
-        except (ValueError, UnicodeError) as exc:  # e.g. a header value that is not ASCII
+        except ValueError as exc:  # e.g. a header value that is not ASCII (UnicodeError)
             failure = f"request to {url} could not be sent: {_describe(exc)}"
     if scope.cancelled_caught:
         return ProcessOutcome(None, b"", b"", elapsed(), timed_out=True)
