@@ -150,3 +150,27 @@ async def test_env_file_is_reported_only_when_a_command_hook_got_one(claude: Cla
 
     assert len(run.asked) == 1
     assert run.result["envFile"] is None
+
+
+@pytest.mark.parametrize(("emoji", "spilled"), [(4_999, False), (5_001, True)])
+async def test_the_output_cap_counts_characters_as_javascript_does(
+    claude: Claude, emoji: int, spilled: bool
+) -> None:
+    """ref 'JSON output': strings "are capped at 10,000 characters", counted by a Node
+    program: an emoji is two UTF-16 units, so 5,001 of them (10,002 units) are over."""
+    context = "\U0001f600" * emoji
+    out = {
+        "hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": context}
+    }
+    script = claude.file("{tmp}/emoji.py", f"import json\nprint(json.dumps({out!r}))\n")
+    claude.hooks("UserPromptSubmit", command(f"python3 {script}"))
+
+    result = await claude.fire("UserPromptSubmit", {"prompt": "p", "session_id": "e"})
+
+    spills = result["hooks"][0]["spilled"]
+    assert bool(spills) is spilled
+    if spilled:
+        assert spills[0]["chars"] == 2 * emoji
+        assert Path(spills[0]["path"]).read_text() == context
+    else:
+        assert result["context"] == context

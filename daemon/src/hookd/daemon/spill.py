@@ -16,6 +16,8 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
+from .jstext import js_cut, js_length
+
 PREVIEW_CHARS = 2000
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 
@@ -27,24 +29,27 @@ class Capped:
 
 
 def cap_text(text: str, *, cap: int, field: str, directory: str) -> Capped:
-    """``text`` itself when within ``cap`` characters; else a preview naming the file that
-    holds the whole text (written now, mode 0600). If the file cannot be written, the
-    text is cut at the cap and the note says why."""
-    if len(text) <= cap:
+    """``text`` itself when within ``cap`` characters, counted as JavaScript counts them
+    (UTF-16 units: an emoji is two), as the Node agents whose caps these are do; else a
+    preview naming the file that holds the whole text (written now, mode 0600). If the
+    file cannot be written, the text is cut at the cap and the note says why."""
+    cut = js_cut(text, cap)
+    if cut is None:
         return Capped(text)
+    length = js_length(text)
     try:
         path = _write(directory, field, text)
     except OSError as exc:
         note = (
-            f"\n\n[hookd: {field} was {len(text)} characters; cut to {cap}: the full text "
+            f"\n\n[hookd: {field} was {length} characters; cut to {cap}: the full text "
             f"could not be saved ({exc.strerror or exc})]"
         )
-        return Capped(text[:cap] + note, {"field": field, "chars": len(text), "path": None})
+        return Capped(cut + note, {"field": field, "chars": length, "path": None})
     preview = (
-        f"{text[:PREVIEW_CHARS]}\n\n[hookd: {field} was {len(text)} characters, over the "
+        f"{text[:PREVIEW_CHARS]}\n\n[hookd: {field} was {length} characters, over the "
         f"{cap}-character limit; this is a preview. The full text is in {path}]"
     )
-    return Capped(preview, {"field": field, "chars": len(text), "path": path})
+    return Capped(preview, {"field": field, "chars": length, "path": path})
 
 
 def session_directory(state_dir: str, dialect: str, session_id: str | None) -> str:

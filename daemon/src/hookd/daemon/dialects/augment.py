@@ -27,9 +27,9 @@ from typing import Any
 
 from .. import launch_windows
 from ..combine_policy import CombinePolicy
+from ..jstext import JS_WHITESPACE, parse_json, to_json_bytes
 from ..model import Dialect, FireRequest, HookReport, HookSpec, ProcessOutcome, Verdict
 from .base import Launch, Loaded, Source, first_root, hook_environment, timeout_error
-from .jsonscan import JS_WHITESPACE, parse_json, to_json_bytes
 from .settings_json import load_settings_hooks, number_field
 
 DIALECT = Dialect.AUGMENT

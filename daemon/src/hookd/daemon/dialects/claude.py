@@ -22,6 +22,7 @@ from typing import Any
 
 from .. import launch_windows
 from ..combine_policy import CombinePolicy
+from ..jstext import to_json_bytes
 from ..model import Dialect, FireRequest, HookReport, HookSpec
 from ..spill import private_directory, session_directory
 from . import claude_handlers as handlers
@@ -29,7 +30,6 @@ from . import claude_output
 from . import claude_rules as rules
 from .base import Launch, Loaded, Prepared, Source, first_root, hook_environment
 from .claude_if import condition_allows
-from .jsonscan import to_json_bytes
 from .settings_json import load_settings_hooks, number_field
 
 DIALECT = Dialect.CLAUDE

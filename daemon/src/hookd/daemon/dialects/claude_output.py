@@ -12,11 +12,11 @@ import re
 from dataclasses import replace
 from typing import Any
 
+from ..jstext import parse_json as js_parse
 from ..model import FireRequest, HookSpec, ProcessOutcome, Verdict
 from ..spill import cap_text, session_directory
 from . import claude_rules as rules
 from .base import first_line, first_root, timeout_error
-from .jsonscan import parse_json as js_parse
 
 _BOOL_FIELDS = ("continue", "suppressOutput")
 _STR_FIELDS = ("stopReason", "systemMessage", "reason", "decision", "terminalSequence")
@@ -406,9 +406,9 @@ def _capped(verdict: Verdict, request: FireRequest) -> Verdict:
         ("stop_reason", "stopReason"),
     ):
         text = getattr(verdict, attribute)
-        if isinstance(text, str) and len(text) > rules.OUTPUT_CAP_CHARS:
+        if isinstance(text, str):
             changes[attribute] = cap_output(text, field, request, spilled)
-    if not changes:
+    if not spilled:
         return verdict
     return replace(verdict, **changes, spilled=verdict.spilled + tuple(spilled))
 
@@ -417,8 +417,8 @@ def cap_output(text: str, field: str, request: FireRequest, spilled: list[dict[s
     """``text`` within Claude's 10,000-character cap: the whole text saved in the session's
     folder when it is over, a preview naming the file returned, the file added to
     ``spilled``."""
-    if len(text) <= rules.OUTPUT_CAP_CHARS:
-        return text
+    if len(text) <= rules.OUTPUT_CAP_CHARS // 2:
+        return text  # within the cap even if every character took two UTF-16 units
     directory = session_directory(request.state_dir, "claude", request.session_id)
     capped = cap_text(text, cap=rules.OUTPUT_CAP_CHARS, field=field, directory=directory)
     if capped.spill is not None:

@@ -24,6 +24,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..combine_policy import CombinePolicy
+from ..jstext import js_cut, to_json_bytes
 from ..model import Dialect, FireRequest, HookSpec, ProcessOutcome, Verdict
 from .base import (
     Launch,
@@ -35,7 +36,7 @@ from .base import (
     hooks_by_file,
     timeout_error,
 )
-from .jsonscan import js_cut, last_json_object, to_json_bytes
+from .jsonscan import last_json_object
 
 DIALECT = Dialect.CLINE
 EVENTS: tuple[str, ...] = (

@@ -20,6 +20,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from ..combine_policy import CombinePolicy
+from ..jstext import JS_WHITESPACE, js_cut, parse_json, to_json_bytes
 from ..model import Dialect, FireRequest, HookReport, HookSpec, ProcessOutcome, Verdict
 from ..racy import is_racy
 from ..safe_read import read_head
@@ -32,7 +33,6 @@ from .base import (
     hooks_by_file,
     timeout_error,
 )
-from .jsonscan import JS_WHITESPACE, js_cut, parse_json, to_json_bytes
 
 DIALECT = Dialect.CLINE_SDK
 SDK_EVENT: dict[str, str] = {
