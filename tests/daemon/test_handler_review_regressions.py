@@ -15,12 +15,12 @@ import trio
 
 from hookd.client import Client
 from hookd.daemon.app import serve
-from hookd.daemon.dialects.claude_handlers import url_allowed
+from hookd.daemon.dialects.claude.handlers import url_allowed
 from hookd.daemon.errors import ConfigError
 from hookd.daemon.runner.background import MAX_RUNNING_PER_SESSION
-from hookd.daemon.runner.http_post import split_url
 from hookd.daemon.settings import load_settings
 from hookd.daemon.spill import session_directory
+from hookd.daemon.urls import split_url
 from hookd.protocol import BUSY
 from hookd_testing import Gate, RpcClient, claude_settings, command, wait_until, write_json
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import trio
 
 from hookd.client import Client
+from hookd.daemon.all_dialects import DIALECTS
 from hookd.daemon.racy import is_racy
 from hookd.daemon.registry.registry import Registry
 from hookd_testing import (
@@ -122,7 +123,7 @@ def test_refresh_ignores_files_no_hook_source_lives_under(tmp_path, settings) ->
     """A build writing into a root does not touch the registry; a settings write does."""
     root = tmp_path / "root"
     root.mkdir()
-    registry = Registry(settings)
+    registry = Registry(settings, DIALECTS)
     registry.add_roots([str(root)])
     registry.rescan()
     settings_file = write_json(

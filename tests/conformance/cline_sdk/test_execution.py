@@ -27,8 +27,7 @@ from conformance.cline_sdk._sdk import (
     write,
 )
 from hookd.daemon.dialects import cline_sdk
-from hookd.daemon.dialects.base import Source
-from hookd.daemon.model import Dialect
+from hookd.daemon.model import Dialect, Source
 from hookd_testing import Gate, fire_in_flight, process_gone, read_pids, wait_until
 
 

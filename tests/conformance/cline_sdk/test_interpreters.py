@@ -34,8 +34,7 @@ from conformance.cline_sdk._sdk import (
     write,
 )
 from hookd.daemon.dialects import cline_sdk
-from hookd.daemon.dialects.base import Launch, Source
-from hookd.daemon.model import Dialect, FireRequest
+from hookd.daemon.model import Dialect, FireRequest, Launch, Source
 
 SH = 'cat >/dev/null\nprintf \'{"context": "%s"}\\n\' "$(readlink -f /proc/$$/exe)"\n'
 PY = (

@@ -16,12 +16,14 @@ import os
 import signal
 import socket
 import time
+from collections.abc import Iterable
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
 import structlog
 import trio
 
+from .all_dialects import DIALECTS
 from .errors import UserError
 from .logconfig import configure_logging
 from .registry.registry import Registry
@@ -46,11 +48,12 @@ def hookd_version() -> str:
 
 
 class Daemon:
-    """State shared by every connection and method."""
+    """State shared by every connection and method (the server sees it as its
+    ``Services`` Protocol, the fire pipeline as ``FireServices``)."""
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.registry = Registry(settings)
+        self.registry = Registry(settings, DIALECTS)
         self.watcher = Watcher(
             self.registry, debounce_ms=settings.watch_debounce_ms, step_ms=settings.watch_step_ms
         )
@@ -62,6 +65,14 @@ class Daemon:
         self.shutdown_requested = trio.Event()
         self.stopped = trio.Event()
         self.shutdown_reason = ""
+
+    def add_roots(self, roots: Iterable[str]) -> None:
+        if self.registry.add_roots(roots):
+            self.watcher.poke()
+
+    def remove_roots(self, roots: Iterable[str]) -> None:
+        if self.registry.remove_roots(roots):
+            self.watcher.poke()
 
     def request_shutdown(self, reason: str) -> None:
         if not self.shutdown_requested.is_set():

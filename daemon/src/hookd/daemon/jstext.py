@@ -5,6 +5,7 @@ Hooks written for those agents rely on these details; hookd reproduces them here
 from __future__ import annotations
 
 import json
+import math
 from typing import Any, NoReturn
 
 JS_WHITESPACE = (
@@ -59,3 +60,13 @@ def to_json_bytes(value: Any) -> bytes:
         return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
     except UnicodeEncodeError:
         return json.dumps(value, separators=(",", ":")).encode()
+
+
+def is_positive_finite(value: object) -> bool:
+    """A JSON number > 0 that is not NaN or infinite (``true`` is not a number)."""
+    return (
+        isinstance(value, int | float)
+        and not isinstance(value, bool)
+        and math.isfinite(value)
+        and value > 0
+    )

@@ -1,8 +1,14 @@
-"""Frozen values passed between the registry, the runner and the combiner."""
+"""Frozen values shared by every layer: what the registry finds, what a dialect hands the
+runner, what a hook's run produced and what it means.
+
+It sits below both ``dialects/`` and ``runner/`` so that neither has to import the other
+to know what it builds or runs.
+"""
 
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -40,6 +46,9 @@ class HookSpec:
     condition: str | None = None  # Claude's handler-level `if`
     root: str | None = None  # the workspace root a workspace-level hook belongs to
     options: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    """Private to the dialect that made the spec: no other layer reads it."""
+    background: bool = False
+    """Runs in the background: the fire starts it and does not wait (Claude's ``async``)."""
     order: int = 0
 
 
@@ -89,7 +98,6 @@ class Verdict:
     stop_reason: str | None = None
     system_message: str | None = None
     error: str | None = None
-    review: bool = False
     native: dict[str, Any] = field(default_factory=dict)
     """Dialect-specific values passed through to the agent (merged by the dialect)."""
     spilled: tuple[dict[str, Any], ...] = ()
@@ -137,3 +145,100 @@ class FireRequest:
             if isinstance(value, str) and value:
                 return value
         return None
+
+
+SourceKind = Literal["settings", "hookdir"]
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """One place hooks are declared: a settings file or a hook directory."""
+
+    dialect: Dialect
+    layer: str
+    path: str
+    kind: SourceKind
+    root: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Loaded:
+    """The hooks one source declares, per event, or the error that stopped reading it."""
+
+    hooks: Mapping[str, tuple[HookSpec, ...]] = field(default_factory=dict)
+    error: str | None = None
+    settings: Mapping[str, Any] = field(default_factory=dict)
+    """Top-level non-hook settings the dialect cares about (e.g. ``disableAllHooks``)."""
+    unreadable: bool = False
+    """True when the source could not be parsed at all: keep its last good hooks."""
+
+
+@dataclass(frozen=True, slots=True)
+class Launch:
+    """How to start one hook process."""
+
+    argv: tuple[str, ...]
+    stdin: bytes
+    cwd: str | None
+    env: Mapping[str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class HttpLaunch:
+    """An HTTP hook: POST ``body`` (the event JSON) to ``url``."""
+
+    url: str
+    headers: tuple[tuple[str, str], ...]
+    body: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class ClientLaunch:
+    """A handler the daemon cannot run itself (a model prompt, an agent, an MCP tool):
+    the calling client is asked to run it with a ``hook/run`` request of ``params``."""
+
+    handler_type: str
+    params: Mapping[str, Any]
+
+
+Prepared = Launch | HttpLaunch | ClientLaunch
+
+
+@dataclass(frozen=True, slots=True)
+class CombinePolicy:
+    """How a dialect joins several hooks' texts: data, not code, decides."""
+
+    context_separator: str = "\n\n"
+    reason_separator: str = "\n"
+    trim: bool = True
+    """Strip each text and drop empty ones before joining."""
+    reasons_from: Literal["blocking", "all"] = "blocking"
+    """Whose ``reason`` reaches the combined result: blocking hooks only, or every hook."""
+    single_verbatim: bool = False
+    """With exactly one hook, pass its texts through untouched (Cline's legacy runner)."""
+    context_when_blocked: bool = True
+    """Keep the hooks' context when the outcome is a block (the Cline SDK injects none)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Combined:
+    """A fire's hooks merged into one outcome, before the dialect words it natively.
+
+    Built by ``fire.combine`` from the verdicts in declaration order; read by each
+    dialect's ``refine`` and ``native`` and turned into the wire result once, at the end
+    of the pipeline.
+    """
+
+    blocked: bool = False
+    decision: Decision | None = None
+    reason: str | None = None
+    context: str | None = None
+    updated_input: Any = None
+    updated_input_from: str | None = None
+    """The source of the hook whose ``updatedInput`` won; None when no hook rewrote."""
+    continue_: bool = True
+    stop_reason: str | None = None
+    system_message: str | None = None
+    natives: tuple[Mapping[str, Any], ...] = ()
+    """Each verdict's dialect-specific values, in declaration order."""
+    warnings: tuple[str, ...] = ()

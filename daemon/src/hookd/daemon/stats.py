@@ -8,6 +8,8 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
+from hookd.protocol import HookRun
+
 _WINDOW = 256
 
 
@@ -78,7 +80,7 @@ class Stats:
     def end(self, entry: InFlight) -> None:
         self.in_flight.pop(entry.fire_id, None)
 
-    def record(self, run: dict[str, Any]) -> None:
+    def record(self, run: HookRun) -> None:
         key = (run["dialect"], run["layer"], run["source"], run["command"])
         stats = self.by_hook.setdefault(key, HookStats())
         stats.runs += 1

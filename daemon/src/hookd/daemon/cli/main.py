@@ -14,9 +14,9 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-EXIT_OK, EXIT_ERROR, EXIT_BLOCKED, EXIT_BUG, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+from hookd.protocol import AGENTS
 
-AGENTS = ("claude", "cline", "cline-sdk", "augment")
+EXIT_OK, EXIT_ERROR, EXIT_BLOCKED, EXIT_BUG, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
 
 def build_parser() -> argparse.ArgumentParser:

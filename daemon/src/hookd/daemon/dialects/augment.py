@@ -25,11 +25,22 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from .. import launch_windows
-from ..combine_policy import CombinePolicy
 from ..jstext import JS_WHITESPACE, parse_json, to_json_bytes
-from ..model import Dialect, FireRequest, HookReport, HookSpec, ProcessOutcome, Verdict
-from .base import Launch, Loaded, Source, first_root, hook_environment, timeout_error
+from ..model import (
+    Combined,
+    CombinePolicy,
+    Dialect,
+    FireRequest,
+    HookReport,
+    HookSpec,
+    Launch,
+    Loaded,
+    ProcessOutcome,
+    Source,
+    Verdict,
+)
+from . import base, windows
+from .base import first_root, hook_environment, timeout_error
 from .settings_json import load_settings_hooks, number_field
 
 DIALECT = Dialect.AUGMENT
@@ -45,6 +56,12 @@ _EVENT_SET = frozenset(EVENTS)
 TOOL_EVENTS = frozenset({"PreToolUse", "PostToolUse"})
 DEFAULT_TIMEOUT_MS = 60_000
 POLICY = CombinePolicy(reasons_from="all")
+UNCANCELLABLE_EVENTS: frozenset[str] = frozenset()
+TAKES_HOOKS_DIRS = False
+HOOKS_DIR_ENV: str | None = None
+refine = base.unrefined
+async_result = base.no_async_result
+hook_label = base.label_by_command
 """Every ``reason`` an Augment hook gives goes to the agent (a Stop hook's exit-2 stderr
 still reaches it when another hook blocks), so none is dropped when combining."""
 METADATA_FIELDS: dict[str, tuple[str, frozenset[str]]] = {
@@ -279,7 +296,7 @@ def script_argv(command: str) -> tuple[str, ...]:
     script = words[0]
     ext = os.path.splitext(script)[1].lower()
     if sys.platform == "win32":  # pragma: no cover - argv rules unit-tested on Linux
-        return launch_windows.script_argv(script, words[1:])
+        return windows.script_argv(script, words[1:])
     if ext == ".ps1":
         return ("pwsh", "-NoProfile", "-File", script, *words[1:])
     if ext in (".cmd", ".bat"):
@@ -364,24 +381,24 @@ def _str(value: object) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
-def native(request: FireRequest, combined: Mapping[str, Any]) -> dict[str, Any]:
+def native(request: FireRequest, combined: Combined) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    if combined["continue"] is False:
+    if combined.continue_ is False:
         out["continue"] = False
-        if combined["stopReason"]:
-            out["stopReason"] = combined["stopReason"]
-    if combined["systemMessage"]:
-        out["systemMessage"] = combined["systemMessage"]
+        if combined.stop_reason:
+            out["stopReason"] = combined.stop_reason
+    if combined.system_message:
+        out["systemMessage"] = combined.system_message
     specific: dict[str, Any] = {}
-    if request.event == "PreToolUse" and combined["blocked"]:
-        specific.update(permissionDecision="deny", permissionDecisionReason=combined["reason"])
-    elif request.event == "Stop" and combined["blocked"]:
-        specific.update(decision="block", reason=combined["reason"])
-    elif request.event == "PostToolUse" and combined["reason"]:
+    if request.event == "PreToolUse" and combined.blocked:
+        specific.update(permissionDecision="deny", permissionDecisionReason=combined.reason)
+    elif request.event == "Stop" and combined.blocked:
+        specific.update(decision="block", reason=combined.reason)
+    elif request.event == "PostToolUse" and combined.reason:
         # Augment's way to hand a PostToolUse reason to the agent (it never blocks).
-        specific.update(decision="block", reason=combined["reason"])
-    if combined["context"]:
-        specific["additionalContext"] = combined["context"]
+        specific.update(decision="block", reason=combined.reason)
+    if combined.context:
+        specific["additionalContext"] = combined.context
     if specific:
         out["hookSpecificOutput"] = {"hookEventName": request.event, **specific}
     return out

@@ -1,92 +1,67 @@
-"""The contract every dialect module fulfils, and the shared pieces they reuse.
+"""The whole contract a dialect fulfils, the defaults it may assign, and shared helpers.
 
-A dialect is a module (pre-commit's ``languages/`` pattern), registered by name in
-``dialects/__init__.py``. It answers four questions:
+A dialect is a module (pre-commit's ``languages/`` pattern) listed once in
+``all_dialects.py``. ``DialectModule`` names every member; nothing outside ``dialects/``
+asks a dialect for anything else, and nothing probes for optional members: a dialect
+that has no use for one assigns the default from here (``fire_extras = no_extras``), as
+pre-commit's languages assign ``lang_base.no_install``. A dialect answers:
 
-* where its hooks live (``sources``) and how to read one source (``load``);
-* which loaded hooks match an event (``select``);
+* where its hooks live (``sources``), how to read one source (``load``, ``load_event``)
+  and what survives a broken edit (``kept_after_error``);
+* which loaded hooks match an event (``select``) and whether they run in order
+  (``sequential``);
 * how to start a hook: stdin bytes, argv, cwd and environment (``prepare``);
-* what a finished hook means (``interpret``) and how the combined outcome reads in the
-  agent's own vocabulary (``native``).
+* what a finished hook means (``interpret``), the dialect's last word on the combined
+  outcome (``refine``), how it reads in the agent's own vocabulary (``native``), extra
+  result fields (``fire_extras``) and what a background hook tells the agent when it
+  finishes (``async_result``);
+* how progress names a hook (``hook_label``), which events' progress cannot be
+  cancelled (``UNCANCELLABLE_EVENTS``) and whether a fire may name extra hook folders
+  (``TAKES_HOOKS_DIRS``, ``HOOKS_DIR_ENV``).
+
+A dialect imports only ``model``, the helpers below it (``jstext``, ``spill``,
+``safe_read``, ``racy``, ``urls``) and other dialect modules: never the runner, the fire
+pipeline or the server (checked by ``tests/test_layers.py``).
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import Any, Protocol
 
-from ..combine_policy import CombinePolicy
-from ..model import Dialect, FireRequest, HookSpec, ProcessOutcome, Verdict
-
-SourceKind = Literal["settings", "hookdir"]
+from ..model import (
+    Combined,
+    CombinePolicy,
+    Dialect,
+    FireRequest,
+    HookReport,
+    HookSpec,
+    Loaded,
+    Prepared,
+    ProcessOutcome,
+    Source,
+    Verdict,
+)
 
 HOOKD_ENV_DROP_PREFIXES = ("LISTEN_", "NOTIFY_SOCKET", "WATCHDOG_", "OTEL_")
 """Environment variables a hook must not inherit from the daemon (socket activation,
 systemd notification, and the OpenTelemetry exporters Claude Code strips too)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Source:
-    """One place hooks are declared: a settings file or a hook directory."""
-
-    dialect: Dialect
-    layer: str
-    path: str
-    kind: SourceKind
-    root: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Loaded:
-    """The hooks one source declares, per event, or the error that stopped reading it."""
-
-    hooks: Mapping[str, tuple[HookSpec, ...]] = field(default_factory=dict)
-    error: str | None = None
-    settings: Mapping[str, Any] = field(default_factory=dict)
-    """Top-level non-hook settings the dialect cares about (e.g. ``disableAllHooks``)."""
-    unreadable: bool = False
-    """True when the source could not be parsed at all: keep its last good hooks."""
-
-
-@dataclass(frozen=True, slots=True)
-class Launch:
-    """How to start one hook process."""
-
-    argv: tuple[str, ...]
-    stdin: bytes
-    cwd: str | None
-    env: Mapping[str, str]
-
-
-@dataclass(frozen=True, slots=True)
-class HttpLaunch:
-    """An HTTP hook: POST ``body`` (the event JSON) to ``url``."""
-
-    url: str
-    headers: tuple[tuple[str, str], ...]
-    body: bytes
-
-
-@dataclass(frozen=True, slots=True)
-class ClientLaunch:
-    """A handler the daemon cannot run itself (a model prompt, an agent, an MCP tool):
-    the calling client is asked to run it with a ``hook/run`` request of ``params``."""
-
-    handler_type: str
-    params: Mapping[str, Any]
-
-
-Prepared = Launch | HttpLaunch | ClientLaunch
-
-
 class DialectModule(Protocol):
-    """What ``hookd.daemon.dialects.<name>`` modules provide."""
+    """What every ``hookd.daemon.dialects`` module provides: all of it, always."""
 
     DIALECT: Dialect
+    """Its agent name on the wire (``Dialect`` values are ``hookd.protocol.AGENTS``)."""
     EVENTS: tuple[str, ...]
     POLICY: CombinePolicy
+    UNCANCELLABLE_EVENTS: frozenset[str]
+    """Events whose progress says ``cancellable: false`` (the agent never cancels them)."""
+    TAKES_HOOKS_DIRS: bool
+    """Whether a fire may name extra hook folders (``hooksDirs``) for this dialect."""
+    HOOKS_DIR_ENV: str | None
+    """A variable in the fire's ``env`` naming one more hook folder, if the agent has one."""
 
     def canonical_event(self, event: str) -> str | None:
         """The dialect's own spelling of ``event``, or None when it is not an event."""
@@ -100,6 +75,11 @@ class DialectModule(Protocol):
     def load_event(self, source: Source, event: str) -> tuple[HookSpec, ...] | Loaded:
         """The hooks for one event in a hook directory, cheaply (called on every fire);
         a ``Loaded`` when the folder also holds settings (Claude's managed drop-ins)."""
+
+    def kept_after_error(
+        self, hooks: Mapping[str, tuple[HookSpec, ...]]
+    ) -> Mapping[str, tuple[HookSpec, ...]]:
+        """What of a source's last good hooks stays in force once it stops parsing."""
 
     def sequential(self, request: FireRequest) -> bool:
         """Whether this fire's hooks run one after another instead of concurrently."""
@@ -122,8 +102,59 @@ class DialectModule(Protocol):
     def interpret(self, spec: HookSpec, request: FireRequest, outcome: ProcessOutcome) -> Verdict:
         """What the finished hook means under this dialect's rules."""
 
-    def native(self, request: FireRequest, combined: Mapping[str, Any]) -> dict[str, Any]:
+    def refine(
+        self, request: FireRequest, combined: Combined, reports: Sequence[HookReport]
+    ) -> Combined:
+        """The dialect's last word on the combined outcome, for rules that need every
+        hook's verdict at once (the Cline SDK drops a context that is all blanks)."""
+
+    def native(self, request: FireRequest, combined: Combined) -> dict[str, Any]:
         """The combined outcome in the agent's own output vocabulary."""
+
+    def fire_extras(self, request: FireRequest, reports: Sequence[HookReport]) -> dict[str, Any]:
+        """Result fields only this dialect has (Claude's ``envFile``), by wire name."""
+
+    def async_result(self, report: HookReport, request: FireRequest) -> dict[str, Any]:
+        """What a finished background hook tells the agent (its ``asyncResults`` entry)."""
+
+    def hook_label(self, spec: HookSpec) -> str:
+        """How progress messages name a hook."""
+
+
+# Defaults a dialect assigns to the members it has no use for ---------------------------
+
+
+def keep_all(hooks: Mapping[str, tuple[HookSpec, ...]]) -> Mapping[str, tuple[HookSpec, ...]]:
+    """``kept_after_error``: a broken edit keeps every last good hook in force."""
+    return hooks
+
+
+def unrefined(request: FireRequest, combined: Combined, reports: Sequence[HookReport]) -> Combined:
+    """``refine``: the combiner's rules are the whole story."""
+    return combined
+
+
+def no_extras(request: FireRequest, reports: Sequence[HookReport]) -> dict[str, Any]:
+    """``fire_extras``: no result fields of its own."""
+    return {}
+
+
+def no_async_result(report: HookReport, request: FireRequest) -> dict[str, Any]:
+    """``async_result``: the dialect has no background hooks, so nothing to tell."""
+    return {}
+
+
+def label_by_command(spec: HookSpec) -> str:
+    """``hook_label`` for settings-file dialects: a hook is its command."""
+    return spec.command
+
+
+def label_by_file(spec: HookSpec) -> str:
+    """``hook_label`` for file-hook dialects: a hook is its file's name."""
+    return os.path.basename(spec.source)
+
+
+# Helpers the dialects share ------------------------------------------------------------
 
 
 def hook_environment(base: Mapping[str, str], extra: Mapping[str, str]) -> dict[str, str]:

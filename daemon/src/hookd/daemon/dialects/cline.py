@@ -23,19 +23,21 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..combine_policy import CombinePolicy
 from ..jstext import js_cut, to_json_bytes
-from ..model import Dialect, FireRequest, HookSpec, ProcessOutcome, Verdict
-from .base import (
+from ..model import (
+    Combined,
+    CombinePolicy,
+    Dialect,
+    FireRequest,
+    HookSpec,
     Launch,
     Loaded,
+    ProcessOutcome,
     Source,
-    first_line,
-    first_root,
-    hook_environment,
-    hooks_by_file,
-    timeout_error,
+    Verdict,
 )
+from . import base
+from .base import first_line, first_root, hook_environment, hooks_by_file, timeout_error
 from .jsonscan import last_json_object
 
 DIALECT = Dialect.CLINE
@@ -59,10 +61,17 @@ EXPECTED_ERRNOS = frozenset({errno.ENOENT, errno.EACCES, errno.ENOTDIR})
 """``isExpectedHookError``: a hook file that is missing or unreachable this way is simply
 no hook. Any other error is Cline's "Unexpected error while searching for hook"."""
 UNCANCELLABLE_EVENTS = frozenset({"TaskCancel", "TaskComplete"})
+TAKES_HOOKS_DIRS = True
+HOOKS_DIR_ENV: str | None = "CLINE_HOOKS_DIR"
 """Cline offers no Abort for these ('This hook is NOT cancellable'): progress says so."""
 POLICY = CombinePolicy(
     context_separator="\n\n", reason_separator="\n", reasons_from="all", single_verbatim=True
 )
+kept_after_error = base.keep_all
+refine = base.unrefined
+fire_extras = base.no_extras
+async_result = base.no_async_result
+hook_label = base.label_by_file
 
 
 def canonical_event(event: str) -> str | None:
@@ -258,9 +267,9 @@ def _cap(context: str) -> str:
     return context if cut is None else cut + TRUNCATION_MARKER
 
 
-def native(request: FireRequest, combined: Mapping[str, Any]) -> dict[str, Any]:
+def native(request: FireRequest, combined: Combined) -> dict[str, Any]:
     return {
-        "cancel": combined["blocked"],
-        "contextModification": combined["context"] or "",
-        "errorMessage": combined["reason"] or "",
+        "cancel": combined.blocked,
+        "contextModification": combined.context or "",
+        "errorMessage": combined.reason or "",
     }

@@ -16,23 +16,28 @@ import os
 import shutil
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
-from ..combine_policy import CombinePolicy
 from ..jstext import JS_WHITESPACE, js_cut, parse_json, to_json_bytes
-from ..model import Dialect, FireRequest, HookReport, HookSpec, ProcessOutcome, Verdict
-from ..racy import is_racy
-from ..safe_read import read_head
-from .base import (
+from ..model import (
+    Combined,
+    CombinePolicy,
+    Dialect,
+    FireRequest,
+    HookReport,
+    HookSpec,
     Launch,
     Loaded,
+    ProcessOutcome,
     Source,
-    first_root,
-    hook_environment,
-    hooks_by_file,
-    timeout_error,
+    Verdict,
 )
+from ..racy import is_racy
+from ..safe_read import read_head
+from . import base
+from .base import first_root, hook_environment, hooks_by_file, timeout_error
 
 DIALECT = Dialect.CLINE_SDK
 SDK_EVENT: dict[str, str] = {
@@ -66,6 +71,14 @@ CONTROL_PREFIX = "HOOK_CONTROL\t"
 POLICY = CombinePolicy(
     context_separator="\n", reason_separator="\n", trim=False, context_when_blocked=False
 )
+UNCANCELLABLE_EVENTS: frozenset[str] = frozenset()
+TAKES_HOOKS_DIRS = True
+HOOKS_DIR_ENV: str | None = "CLINE_HOOKS_DIR"
+"""The Cline CLI's ``--hooks-dir`` reaches hooks as this variable."""
+kept_after_error = base.keep_all
+fire_extras = base.no_extras
+async_result = base.no_async_result
+hook_label = base.label_by_file
 
 _listing_cache: dict[str, tuple[tuple[int, int, int], dict[str, tuple[str, ...]], int]] = {}
 
@@ -392,7 +405,7 @@ def interpret(spec: HookSpec, request: FireRequest, outcome: ProcessOutcome) -> 
     message = _text(control.get("errorMessage"))
     pre = request.event == "PreToolUse"  # review and overrideInput are PreToolUse fields
     native: dict[str, Any] = {k: control[k] for k in ("cancel", "review") if k in control}
-    fields: dict[str, Any] = {"review": pre and control.get("review") is True}
+    fields: dict[str, Any] = {}
     if cancel:
         reason = message if message is not None else injectable
         fields.update(blocks=True, decision="deny", reason=reason or None)
@@ -431,23 +444,23 @@ def _cap(context: str | None) -> str | None:
     return context if cut is None else cut + TRUNCATION_MARKER
 
 
-def fire_extras(request: FireRequest, reports: Sequence[HookReport]) -> dict[str, Any]:
+def refine(request: FireRequest, combined: Combined, reports: Sequence[HookReport]) -> Combined:
     """``beforeToolResultFromControl`` appends the merged context only when its trimmed
     text is non-empty: contexts that are all blank are no context."""
     texts = [r.verdict.context for r in reports if r.verdict.context]
-    return {} if any(_trim(text) for text in texts) else {"context": None}
+    return combined if any(_trim(text) for text in texts) else replace(combined, context=None)
 
 
-def native(request: FireRequest, combined: Mapping[str, Any]) -> dict[str, Any]:
+def native(request: FireRequest, combined: Combined) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    if combined["blocked"]:
+    if combined.blocked:
         out["cancel"] = True
-        if combined["reason"]:
-            out["errorMessage"] = combined["reason"]
-    elif combined["context"] and _trim(combined["context"]):
-        out["context"] = combined["context"]
-    if combined.get("review"):
-        out["review"] = True
-    if combined["updatedInputFrom"] is not None:
-        out["overrideInput"] = combined["updatedInput"]
+        if combined.reason:
+            out["errorMessage"] = combined.reason
+    elif combined.context and _trim(combined.context):
+        out["context"] = combined.context
+    if any(values.get("review") is True for values in combined.natives):
+        out["review"] = True  # PreToolUse's pause for review: OR'ed across hooks
+    if combined.updated_input_from is not None:
+        out["overrideInput"] = combined.updated_input
     return out

@@ -8,13 +8,12 @@ then keeps the last good hooks of that file and shows the error in ``status`` an
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..model import HookSpec
+from ..jstext import is_positive_finite
+from ..model import HookSpec, Loaded, Source
 from ..safe_read import UnreadableFile, read_regular_file
-from .base import Loaded, Source
 
 HandlerFactory = Callable[[Source, str, str | None, Mapping[str, Any], Mapping[str, Any]], HookSpec]
 """(source, event, matcher, handler, group) -> HookSpec; raises ValueError when invalid."""
@@ -117,13 +116,3 @@ def number_field(handler: Mapping[str, Any], name: str, default: float) -> float
     if not is_positive_finite(value):
         raise ValueError(f'"{name}" must be a positive finite number, not {value!r}')
     return float(value)
-
-
-def is_positive_finite(value: object) -> bool:
-    """A JSON number > 0 that is not NaN or infinite (``true`` is not a number)."""
-    return (
-        isinstance(value, int | float)
-        and not isinstance(value, bool)
-        and math.isfinite(value)
-        and value > 0
-    )

@@ -18,15 +18,14 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 import structlog
 
-from ..dialects import DIALECTS
-from ..dialects.base import Loaded, Source
-from ..model import FireRequest, HookSpec
+from ..dialects.base import DialectModule
+from ..model import Dialect, FireRequest, HookSpec, Loaded, Source
 from ..racy import is_racy
 from ..settings import Settings
 
@@ -47,13 +46,18 @@ class SourceState:
 
 
 class Registry:
-    """Hooks by dialect, source and event for the workspace roots hookd knows."""
+    """Hooks by dialect, source and event for the workspace roots hookd knows.
 
-    def __init__(self, settings: Settings) -> None:
+    ``dialects`` is the dialect table (``all_dialects.DIALECTS``), handed in by the
+    daemon so that the registry reads every dialect's sources without importing them.
+    """
+
+    def __init__(self, settings: Settings, dialects: Mapping[Dialect, DialectModule]) -> None:
         self.settings = settings
+        self.dialects = dialects
         self._roots: dict[str, None] = {}
         self._states: dict[tuple[str, str], SourceState] = {}
-        self._sources_cache: dict[tuple[str, tuple[str, ...]], list[Source]] = {}
+        self._sources_cache: dict[tuple[Dialect, tuple[str, ...]], list[Source]] = {}
         self._dir_counts: dict[tuple[str, str], int] = {}
         self._index: dict[str, list[Source]] | None = None
         self._hookdir_index: dict[str, list[Source]] | None = None
@@ -84,11 +88,11 @@ class Registry:
         return bool(removed)
 
     # sources -----------------------------------------------------------------------
-    def sources_for(self, dialect: str, roots: Sequence[str]) -> list[Source]:
+    def sources_for(self, dialect: Dialect, roots: Sequence[str]) -> list[Source]:
         key = (dialect, tuple(roots))
         cached = self._sources_cache.get(key)
         if cached is None:
-            module = DIALECTS[dialect]
+            module = self.dialects[dialect]
             cached = module.sources(self.settings.home, self.settings.system_root, roots)
             if len(self._sources_cache) > 4096:
                 self._sources_cache.clear()
@@ -99,12 +103,12 @@ class Registry:
         """Every source of every dialect for every known root, without duplicates."""
         seen: dict[tuple[str, str], Source] = {}
         root_sets: list[list[str]] = [[root] for root in self._roots] or [[]]
-        for dialect in DIALECTS:
-            if dialect in self.settings.disabled_dialects:
+        for dialect in self.dialects:
+            if dialect.value in self.settings.disabled_dialects:
                 continue
             for roots in root_sets:
                 for source in self.sources_for(dialect, roots):
-                    seen.setdefault((dialect, source.path), source)
+                    seen.setdefault((dialect.value, source.path), source)
         return list(seen.values())
 
     # reading -----------------------------------------------------------------------
@@ -138,7 +142,7 @@ class Registry:
         if signature is None:
             state.loaded, state.error = Loaded(), None
             return state
-        loaded = _load(state.source)
+        loaded = _load(self.dialects[state.source.dialect], state.source)
         state.loads += 1
         if loaded.error and loaded.error != state.error:
             log.warning("hook_source_error", source=state.source.path, error=loaded.error)
@@ -146,8 +150,8 @@ class Registry:
         if loaded.unreadable:
             # Keep the last good hooks of this file (a typo must not switch a policy hook
             # off); the error is shown in status. A dialect may narrow what they keep.
-            narrow = getattr(DIALECTS[state.source.dialect.value], "kept_after_error", None)
-            hooks = narrow(state.loaded.hooks) if narrow else state.loaded.hooks
+            module = self.dialects[state.source.dialect]
+            hooks = module.kept_after_error(state.loaded.hooks)
             state.loaded = replace(state.loaded, hooks=hooks, error=loaded.error)
         else:
             state.loaded = loaded
@@ -216,7 +220,7 @@ class Registry:
 
     def _count_dir(self, source: Source) -> Loaded:
         """Read a hook directory and keep its hook count for ``summary``."""
-        loaded = _load(source)
+        loaded = _load(self.dialects[source.dialect], source)
         self._dir_counts[(source.dialect.value, source.path)] = sum(
             len(specs) for specs in loaded.hooks.values()
         )
@@ -241,23 +245,24 @@ class Registry:
             "errors": self.source_errors(),
         }
 
-    def hooks_for(self, request: FireRequest) -> tuple[list[HookSpec], list[str]]:
+    def hooks_for(
+        self, request: FireRequest, module: DialectModule
+    ) -> tuple[list[HookSpec], list[str]]:
         """The hooks one fire runs, in declaration order, plus warnings to report."""
         name = request.dialect.value
-        module = DIALECTS[name]
         loaded: list[tuple[Source, Loaded]] = []
         warnings: list[str] = []
         extra = [
             Source(request.dialect, "hooks-dir", path, "hookdir")
             for path in request.extra_hook_dirs
         ]
-        registered = self.sources_for(name, request.roots)
+        registered = self.sources_for(request.dialect, request.roots)
         for source in registered:
             if source.kind == "hookdir" and (name, source.path) not in self._dir_counts:
                 self._count_dir(source)  # first sight (a new root): status counts it now
         for source in extra + registered:
             if source.kind == "hookdir":
-                content = _load_event(source, request.event)  # errors: the dialect's select
+                content = _load_event(module, source, request.event)  # errors: the dialect's select
             else:
                 state = self._fresh(source)
                 content = state.loaded
@@ -312,20 +317,20 @@ class Registry:
         ]
 
 
-def _load(source: Source) -> Loaded:
+def _load(module: DialectModule, source: Source) -> Loaded:
     """The dialect's reading of a source. A file no reader foresaw (a bug in hookd) is
     that file's error, never a fire's or the watcher's: the daemon keeps serving."""
     try:
-        return DIALECTS[source.dialect.value].load(source)
+        return module.load(source)
     except Exception as exc:
         log.exception("hook_source_unreadable", source=source.path)
         return Loaded(error=f"{source.path}: hookd could not read it ({exc!r})", unreadable=True)
 
 
-def _load_event(source: Source, event: str) -> Loaded:
+def _load_event(module: DialectModule, source: Source, event: str) -> Loaded:
     """One event's hooks of a hook directory, guarded like ``_load``."""
     try:
-        found = DIALECTS[source.dialect.value].load_event(source, event)
+        found = module.load_event(source, event)
     except Exception as exc:
         log.exception("hook_source_unreadable", source=source.path)
         return Loaded(error=f"{source.path}: hookd could not read it ({exc!r})", unreadable=True)

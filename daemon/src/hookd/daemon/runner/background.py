@@ -19,15 +19,14 @@ from typing import Any
 import structlog
 import trio
 
-from ..dialects import DIALECTS
+from ..dialects.base import DialectModule
 from ..model import FireRequest, HookReport, HookSpec
 from ..settings import Settings
-from .runner import limits_for, run_handler
+from .runner import limits_for, run_hook
 
 log = structlog.get_logger("hookd.background")
 
 Deliver = Callable[[dict[str, Any]], None]
-Summarize = Callable[[HookReport, FireRequest], dict[str, Any]]
 MAX_PER_SESSION = 100
 MAX_SESSIONS = 1000
 MAX_PER_TAKE = 20
@@ -65,7 +64,7 @@ class BackgroundHooks:
         self,
         request: FireRequest,
         spec: HookSpec,
-        summarize: Summarize,
+        module: DialectModule,
         deliver: Deliver | None,
     ) -> dict[str, Any]:
         """Start ``spec`` in the background; the entry describing it in the fire result."""
@@ -91,26 +90,22 @@ class BackgroundHooks:
             return entry
         self.running += 1
         self._by_session[session] = self._by_session.get(session, 0) + 1
-        self._nursery.start_soon(self._run_one, request, spec, summarize, deliver, entry)
+        self._nursery.start_soon(self._run_one, request, spec, module, deliver, entry)
         return entry
 
     async def _run_one(
         self,
         request: FireRequest,
         spec: HookSpec,
-        summarize: Summarize,
+        module: DialectModule,
         deliver: Deliver | None,
         entry: dict[str, Any],
     ) -> None:
-        module = DIALECTS[request.dialect.value]
         started = time.perf_counter()
         session = (request.dialect.value, request.session_id or "")  # as _waiting is keyed
         try:
-            outcome = await run_handler(
-                module.prepare(spec, request, self.base_env),
-                limits_for(self.settings, spec.timeout_s),
-            )
-            verdict = module.interpret(spec, request, outcome)
+            limits = limits_for(self.settings, spec.timeout_s)
+            outcome, verdict = await run_hook(module, spec, request, self.base_env, limits)
             report = HookReport(spec=spec, index=0, outcome=outcome, verdict=verdict)
             result = {
                 **entry,
@@ -118,7 +113,7 @@ class BackgroundHooks:
                 "timedOut": outcome.timed_out,
                 "durationMs": round((time.perf_counter() - started) * 1000, 3),
                 "error": verdict.error,
-                **summarize(report, request),
+                **_summary(module, report, request),
             }
             self.finished += 1
             log.info("async_hook_finished", source=spec.source, exit_code=outcome.exit_code)
@@ -163,3 +158,13 @@ class BackgroundHooks:
         else:
             self._waiting.pop(key, None)
         return taken
+
+
+def _summary(module: DialectModule, report: HookReport, request: FireRequest) -> dict[str, Any]:
+    """The dialect's summary of a finished background hook; a bug in it is the hook's
+    error (delivered like any result), never a lost result."""
+    try:
+        return module.async_result(report, request)
+    except Exception as exc:
+        log.exception("async_result_failed", source=report.spec.source)
+        return {"error": f"internal error reading its output: {exc!r}"}

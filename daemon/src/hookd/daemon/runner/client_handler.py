@@ -18,8 +18,7 @@ import trio
 
 from hookd.protocol import HOOK_RUN
 
-from ..dialects.base import ClientLaunch
-from ..model import ProcessOutcome
+from ..model import ClientLaunch, ProcessOutcome
 
 AskClient = Callable[[str, Mapping[str, Any]], Awaitable[Any]]
 """``await ask(method, params)``: a server-to-client request; its result, or

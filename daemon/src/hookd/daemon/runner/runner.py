@@ -9,15 +9,24 @@ from __future__ import annotations
 
 import errno
 import math
-from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import Any
+from collections.abc import Awaitable, Mapping, Sequence
+from typing import Protocol
 
 import structlog
 import trio
 
-from ..dialects import DIALECTS
-from ..dialects.base import ClientLaunch, HttpLaunch, Launch, Prepared
-from ..model import FireRequest, HookReport, HookSpec, ProcessOutcome, Verdict
+from ..dialects.base import DialectModule
+from ..model import (
+    ClientLaunch,
+    FireRequest,
+    HookReport,
+    HookSpec,
+    HttpLaunch,
+    Launch,
+    Prepared,
+    ProcessOutcome,
+    Verdict,
+)
 from ..settings import Settings
 from .client_handler import AskClient, run_on_client
 from .http_post import post_json
@@ -25,51 +34,58 @@ from .process import ProcessLimits, run_hook_process
 
 log = structlog.get_logger("hookd.runner")
 
-Progress = Callable[[str, dict[str, Any]], Awaitable[None]]
-"""``await progress(kind, data)``: kind is hook/started, hook/slow or hook/finished."""
+
+class HookProgress(Protocol):
+    """Told as each hook starts, passes the slow threshold and finishes."""
+
+    async def started(self, index: int, spec: HookSpec) -> None: ...
+
+    async def slow(self, index: int, spec: HookSpec, elapsed_ms: int) -> None: ...
+
+    async def finished(self, report: HookReport) -> None: ...
 
 
-async def _no_progress(kind: str, data: dict[str, Any]) -> None:
-    return None
+class _Silent:
+    async def started(self, index: int, spec: HookSpec) -> None:
+        return None
+
+    async def slow(self, index: int, spec: HookSpec, elapsed_ms: int) -> None:
+        return None
+
+    async def finished(self, report: HookReport) -> None:
+        return None
+
+
+SILENT: HookProgress = _Silent()
 
 
 async def run_hooks(
     request: FireRequest,
     specs: Sequence[HookSpec],
+    module: DialectModule,
     *,
     settings: Settings,
     base_env: Mapping[str, str],
-    progress: Progress = _no_progress,
+    progress: HookProgress = SILENT,
     ask_client: AskClient | None = None,
 ) -> list[HookReport]:
     """Run every hook in ``specs`` and return their reports in declaration order."""
-    module = DIALECTS[request.dialect.value]
     deadline = trio.current_time() + (request.timeout_s or math.inf)
     reports: dict[int, HookReport] = {}
 
     async def run_one(index: int, spec: HookSpec) -> None:
         remaining = max(0.0, deadline - trio.current_time())
-        await progress("hook/started", _describe(index, spec))
+        await progress.started(index, spec)
         async with trio.open_nursery() as nursery:
             nursery.start_soon(_slow_notice, progress, index, spec, request.slow_threshold_s)
-            prepared = _prepare(module, spec, request, base_env)
-            if isinstance(prepared, ProcessOutcome):
-                outcome = prepared
-            else:
-                outcome = await _guarded(
-                    spec,
-                    run_handler(
-                        prepared,
-                        limits_for(settings, min(spec.timeout_s, remaining)),
-                        ask_client,
-                        request.client_handlers,
-                    ),
-                )
+            limits = limits_for(settings, min(spec.timeout_s, remaining))
+            outcome, verdict = await run_hook(
+                module, spec, request, base_env, limits, ask_client=ask_client
+            )
             nursery.cancel_scope.cancel()
-        verdict = _interpreted(module, spec, request, outcome)
         report = HookReport(spec=spec, index=index, outcome=outcome, verdict=verdict)
         reports[index] = report
-        await progress("hook/finished", hook_run(report))
+        await progress.finished(report)
 
     if module.sequential(request):
         for index, spec in enumerate(specs):
@@ -79,6 +95,28 @@ async def run_hooks(
             for index, spec in enumerate(specs):
                 nursery.start_soon(run_one, index, spec)
     return [reports[i] for i in sorted(reports)]
+
+
+async def run_hook(
+    module: DialectModule,
+    spec: HookSpec,
+    request: FireRequest,
+    base_env: Mapping[str, str],
+    limits: ProcessLimits,
+    *,
+    ask_client: AskClient | None = None,
+) -> tuple[ProcessOutcome, Verdict]:
+    """Prepare, run and interpret one hook: the one path for every hook, waited for or in
+    the background. Whatever goes wrong, in hookd or in the dialect, becomes this hook's
+    error, never the fire's (which would lose the other hooks' blocks)."""
+    prepared = _prepare(module, spec, request, base_env)
+    if isinstance(prepared, ProcessOutcome):
+        outcome = prepared
+    else:
+        outcome = await _guarded(
+            spec, run_handler(prepared, limits, ask_client, request.client_handlers)
+        )
+    return outcome, _interpreted(module, spec, request, outcome)
 
 
 async def _guarded(spec: HookSpec, running: Awaitable[ProcessOutcome]) -> ProcessOutcome:
@@ -94,7 +132,7 @@ async def _guarded(spec: HookSpec, running: Awaitable[ProcessOutcome]) -> Proces
 
 
 def _prepare(
-    module: Any, spec: HookSpec, request: FireRequest, env: Mapping[str, str]
+    module: DialectModule, spec: HookSpec, request: FireRequest, env: Mapping[str, str]
 ) -> Prepared | ProcessOutcome:
     try:
         prepared: Prepared = module.prepare(spec, request, env)
@@ -105,7 +143,7 @@ def _prepare(
 
 
 def _interpreted(
-    module: Any, spec: HookSpec, request: FireRequest, outcome: ProcessOutcome
+    module: DialectModule, spec: HookSpec, request: FireRequest, outcome: ProcessOutcome
 ) -> Verdict:
     try:
         verdict: Verdict = module.interpret(spec, request, outcome)
@@ -160,40 +198,10 @@ async def _spawn(launch: Launch, limits: ProcessLimits) -> ProcessOutcome:
     return outcome
 
 
-async def _slow_notice(progress: Progress, index: int, spec: HookSpec, threshold_s: float) -> None:
+async def _slow_notice(
+    progress: HookProgress, index: int, spec: HookSpec, threshold_s: float
+) -> None:
     if threshold_s <= 0 or math.isinf(threshold_s):
         return
     await trio.sleep(threshold_s)
-    await progress("hook/slow", {**_describe(index, spec), "elapsedMs": round(threshold_s * 1000)})
-
-
-def _describe(index: int, spec: HookSpec) -> dict[str, Any]:
-    return {
-        "index": index,
-        "dialect": spec.dialect.value,
-        "source": spec.source,
-        "layer": spec.layer,
-        "command": spec.command,
-    }
-
-
-def hook_run(report: HookReport) -> dict[str, Any]:
-    """The ``hooks[]`` entry of a fire result for one hook."""
-    outcome, verdict = report.outcome, report.verdict
-    error = verdict.error
-    if outcome.pipes_held_open:
-        note = "a background process kept the hook's output pipes open after it exited"
-        error = f"{error}; {note}" if error else note
-    return {
-        **_describe(report.index, report.spec),
-        "exitCode": outcome.exit_code,
-        "durationMs": outcome.duration_ms,
-        "timeoutMs": round(report.spec.timeout_s * 1000),
-        "timedOut": outcome.timed_out,
-        "error": error,
-        "blocked": verdict.blocks,
-        "decision": "deny" if verdict.blocks else verdict.decision,
-        "stdoutTruncated": outcome.stdout_truncated,
-        "stderrTruncated": outcome.stderr_truncated,
-        "spilled": list(verdict.spilled),
-    }
+    await progress.slow(index, spec, round(threshold_s * 1000))

@@ -28,7 +28,7 @@ import json
 import math
 import select
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import structlog
 import trio
@@ -53,10 +53,8 @@ from hookd.protocol import (
 from hookd.protocol import request as request_message
 
 from ..runner.client_handler import ClientCallFailed
+from .context import RequestContext, Services
 from .dispatch import dispatch_request
-
-if TYPE_CHECKING:
-    from ..app import Daemon
 
 log = structlog.get_logger("hookd.connection")
 MAX_UNSENT_BYTES = 64 * 1024 * 1024
@@ -89,11 +87,11 @@ class _Request:
 class Connection:
     """Serves one accepted stream until the client leaves or the daemon stops."""
 
-    def __init__(self, stream: trio.SocketStream, daemon: Daemon, peer_uid: int | None) -> None:
+    def __init__(self, stream: trio.SocketStream, services: Services, peer_uid: int | None) -> None:
         self.stream = stream
-        self.daemon = daemon
+        self.services = services
         self.peer_uid = peer_uid
-        self.decoder = MessageDecoder(daemon.settings.max_message_bytes)
+        self.decoder = MessageDecoder(services.settings.max_message_bytes)
         self._outbox_send, self._outbox_receive = trio.open_memory_channel[bytes](math.inf)
         self._unsent_bytes = 0
         self._unsent_frames = 0
@@ -112,7 +110,7 @@ class Connection:
     # lifecycle ---------------------------------------------------------------------
     async def serve(self) -> None:
         """Run the connection; never lets an error of its own reach the daemon."""
-        self.daemon.connections.add(self)
+        self.services.connections.add(self)
         try:
             async with trio.open_nursery() as nursery:
                 self._nursery = nursery
@@ -126,7 +124,7 @@ class Connection:
         except Exception:  # a bug in this connection must not stop the daemon
             log.exception("connection_failed", peer_uid=self.peer_uid)
         finally:
-            self.daemon.connections.discard(self)
+            self.services.connections.discard(self)
             with trio.CancelScope(shield=True):
                 await self.stream.aclose()
 
@@ -275,7 +273,7 @@ class Connection:
                 self._answered(message)
                 return
         items = message if isinstance(message, list) else [message]
-        limit = self.daemon.settings.max_in_flight_per_connection
+        limit = self.services.settings.max_in_flight_per_connection
         if len(items) > limit:
             self._refuse(message, BUSY, "Batch too large",
                          f"at most {limit} requests per batch; split it")  # fmt: skip
@@ -368,8 +366,8 @@ class Connection:
         try:
             if not request.scope.cancel_called:  # cancelled before it started: do not run
                 with request.scope:
-                    context = _Context(self, request.request_id)
-                    return await dispatch_request(self.daemon.methods, context, message)
+                    context = RequestContext(self, request.request_id)
+                    return await dispatch_request(self.services.methods, context, message)
             if not request.has_id:
                 return None
             label = (
@@ -401,7 +399,7 @@ class Connection:
     @property
     def is_open(self) -> bool:
         """Whether a message queued now can still reach the client."""
-        return not self._writer_done.is_set() and self in self.daemon.connections
+        return not self._writer_done.is_set() and self in self.services.connections
 
     @property
     def in_flight(self) -> int:
@@ -418,12 +416,3 @@ class Connection:
                 return
             with trio.move_on_after(stall_s / 5):
                 await changed.wait()
-
-
-class _Context:
-    """What a method sees of its caller: the connection (to notify) and the request id."""
-
-    def __init__(self, connection: Connection, request_id: Any) -> None:
-        self.connection = connection
-        self.request_id = request_id
-        self.daemon = connection.daemon

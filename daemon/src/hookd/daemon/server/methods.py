@@ -4,17 +4,31 @@
 from __future__ import annotations
 
 import os
-from dataclasses import replace
 from typing import Any
 
-from hookd.protocol import HOOK_ASYNC_RESULT, INVALID_PARAMS, PROGRESS, load_openrpc, notification
+from hookd.protocol import (
+    DISCOVER,
+    FIRE,
+    HOOK_ASYNC_RESULT,
+    HOOKS_LIST,
+    INVALID_PARAMS,
+    PROGRESS,
+    ROOTS_ADD,
+    ROOTS_REMOVE,
+    SHUTDOWN,
+    STATUS,
+    load_openrpc,
+    notification,
+)
 
-from ..firing import InvalidFire, fire, is_usable_path, parse_fire
+from ..fire.params import InvalidFire, is_usable_path, parse_fire
+from ..fire.pipeline import FirePorts, fire
+from .context import RequestContext
 from .dispatch import JsonRpcError, Method, Success
 
 
 async def fire_method(
-    ctx: Any,
+    ctx: RequestContext,
     agent: Any = None,
     event: Any = None,
     workspaceRoots: Any = None,
@@ -38,77 +52,63 @@ async def fire_method(
         "slowThresholdMs": slowThresholdMs,
         "env": env if env is not None else {},
     }
-    daemon = ctx.daemon
+    services = ctx.services
     try:
-        request = parse_fire(params, daemon.settings)
+        request = parse_fire(params, services.settings, ctx.request_id)
     except InvalidFire as exc:
         raise JsonRpcError(INVALID_PARAMS, "Invalid params", str(exc)) from None
-    request = replace(request, fire_id=ctx.request_id)
-    if daemon.registry.add_roots(request.roots):
-        daemon.watcher.poke()
+    services.add_roots(request.roots)
+    connection = ctx.connection
     notify = None
     if isinstance(workDoneToken, int | str) and not isinstance(workDoneToken, bool):
-        progress_connection = ctx.connection
 
         async def notify(value: dict[str, Any]) -> None:
-            progress_connection.send_progress(PROGRESS, {"token": workDoneToken, "value": value})
-
-    connection = ctx.connection
+            connection.send_progress(PROGRESS, {"token": workDoneToken, "value": value})
 
     def deliver(result: dict[str, Any]) -> None:
         if connection.is_open:
             connection.send(notification(HOOK_ASYNC_RESULT, result))
 
-    result = await fire(
-        request,
-        registry=daemon.registry,
-        settings=daemon.settings,
-        stats=daemon.stats,
+    ports = FirePorts(
         notify=notify,
-        base_env=daemon.base_env,
         ask_client=connection.ask if request.client_handlers else None,
-        background=daemon.background,
         deliver=deliver,
     )
+    result = await fire(request, services, ports)
     return Success(result)
 
 
-async def status_method(ctx: Any) -> Any:
+async def status_method(ctx: RequestContext) -> Any:
     """Daemon health, the registry summary, fires in flight and per-hook timings."""
-    return Success(ctx.daemon.status())
+    return Success(ctx.services.status())
 
 
-async def hooks_list_method(ctx: Any, roots: Any = None) -> Any:
+async def hooks_list_method(ctx: RequestContext, roots: Any = None) -> Any:
     """Every registered hook with its dialect, layer and source file, and source errors."""
-    daemon = ctx.daemon
-    if roots is not None and daemon.registry.add_roots(_checked_roots(roots)):
-        daemon.watcher.poke()
-    return Success(daemon.registry.listing())
+    if roots is not None:
+        ctx.services.add_roots(_checked_roots(roots))
+    return Success(ctx.services.registry.listing())
 
 
-async def roots_add_method(ctx: Any, roots: Any) -> Any:
+async def roots_add_method(ctx: RequestContext, roots: Any) -> Any:
     """Register workspace roots ahead of any fire, so their hooks are watched and warm."""
-    daemon = ctx.daemon
-    if daemon.registry.add_roots(_checked_roots(roots)):
-        daemon.watcher.poke()
-    return Success({"roots": daemon.registry.roots})
+    ctx.services.add_roots(_checked_roots(roots))
+    return Success({"roots": ctx.services.registry.roots})
 
 
-async def roots_remove_method(ctx: Any, roots: Any) -> Any:
+async def roots_remove_method(ctx: RequestContext, roots: Any) -> Any:
     """Forget workspace roots (their hooks are no longer listed or watched)."""
-    daemon = ctx.daemon
-    if daemon.registry.remove_roots(_checked_roots(roots)):
-        daemon.watcher.poke()
-    return Success({"roots": daemon.registry.roots})
+    ctx.services.remove_roots(_checked_roots(roots))
+    return Success({"roots": ctx.services.registry.roots})
 
 
-async def shutdown_method(ctx: Any) -> Any:
+async def shutdown_method(ctx: RequestContext) -> Any:
     """Stop the daemon: in-flight fires are cancelled and answered, hooks are killed."""
-    ctx.daemon.request_shutdown("shutdown requested over RPC")
+    ctx.services.request_shutdown("shutdown requested over RPC")
     return Success({"stopping": True, "pid": os.getpid()})
 
 
-async def discover_method(ctx: Any) -> Any:
+async def discover_method(ctx: RequestContext) -> Any:
     """The OpenRPC document describing this protocol."""
     return Success(load_openrpc())
 
@@ -123,11 +123,11 @@ def _checked_roots(roots: Any) -> list[str]:
 
 
 METHODS: dict[str, Method] = {
-    "fire": fire_method,
-    "status": status_method,
-    "hooks/list": hooks_list_method,
-    "roots/add": roots_add_method,
-    "roots/remove": roots_remove_method,
-    "shutdown": shutdown_method,
-    "rpc.discover": discover_method,
+    FIRE: fire_method,
+    STATUS: status_method,
+    HOOKS_LIST: hooks_list_method,
+    ROOTS_ADD: roots_add_method,
+    ROOTS_REMOVE: roots_remove_method,
+    SHUTDOWN: shutdown_method,
+    DISCOVER: discover_method,
 }

@@ -5,9 +5,16 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hookd.daemon.combine_policy import CombinePolicy
-from hookd.daemon.combiner import combine
-from hookd.daemon.model import DECISION_RANK, Dialect, HookReport, HookSpec, ProcessOutcome, Verdict
+from hookd.daemon.fire.combine import combine
+from hookd.daemon.model import (
+    DECISION_RANK,
+    CombinePolicy,
+    Dialect,
+    HookReport,
+    HookSpec,
+    ProcessOutcome,
+    Verdict,
+)
 
 verdicts = st.builds(
     Verdict,
@@ -42,11 +49,9 @@ def test_any_block_blocks_and_decision_is_the_strongest(items: list[Verdict]) ->
     expected = [("deny" if v.blocks else v.decision) for v in items]
     present = [d for d in expected if d]
 
-    assert combined["blocked"] == any(v.blocks for v in items)
-    assert combined["decision"] == (
-        max(present, key=DECISION_RANK.__getitem__) if present else None
-    )
-    assert combined["continue"] == all(v.continue_ for v in items)
+    assert combined.blocked == any(v.blocks for v in items)
+    assert combined.decision == (max(present, key=DECISION_RANK.__getitem__) if present else None)
+    assert combined.continue_ == all(v.continue_ for v in items)
 
 
 @settings(deadline=None)  # no timing in tests: this machine is shared and noisy
@@ -64,9 +69,9 @@ def test_context_join_follows_the_dialect_policy() -> None:
     """Cline joins trimmed contexts with a blank line; the SDK with \\n, untrimmed."""
     items = [Verdict(context=" a "), Verdict(context=None), Verdict(context="b")]
 
-    assert combine(reports(items), CombinePolicy(context_separator="\n\n"))["context"] == "a\n\nb"
+    assert combine(reports(items), CombinePolicy(context_separator="\n\n")).context == "a\n\nb"
     assert (
-        combine(reports(items), CombinePolicy(context_separator="\n", trim=False))["context"]
+        combine(reports(items), CombinePolicy(context_separator="\n", trim=False)).context
         == " a \nb"
     )
 
@@ -75,7 +80,5 @@ def test_blocking_reasons_only_unless_policy_says_all() -> None:
     """Only blocking hooks' reasons explain a block (Cline joins every errorMessage)."""
     items = [Verdict(reason="just a note"), Verdict(blocks=True, reason="stop")]
 
-    assert combine(reports(items), CombinePolicy())["reason"] == "stop"
-    assert (
-        combine(reports(items), CombinePolicy(reasons_from="all"))["reason"] == "just a note\nstop"
-    )
+    assert combine(reports(items), CombinePolicy()).reason == "stop"
+    assert combine(reports(items), CombinePolicy(reasons_from="all")).reason == "just a note\nstop"

@@ -20,17 +20,26 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .. import launch_windows
-from ..combine_policy import CombinePolicy
-from ..jstext import to_json_bytes
-from ..model import Dialect, FireRequest, HookReport, HookSpec
-from ..spill import private_directory, session_directory
-from . import claude_handlers as handlers
-from . import claude_output
-from . import claude_rules as rules
-from .base import Launch, Loaded, Prepared, Source, first_root, hook_environment
-from .claude_if import condition_allows
-from .settings_json import load_settings_hooks, number_field
+from ...jstext import to_json_bytes
+from ...model import (
+    Combined,
+    CombinePolicy,
+    Dialect,
+    FireRequest,
+    HookReport,
+    HookSpec,
+    Launch,
+    Loaded,
+    Prepared,
+    Source,
+)
+from ...spill import private_directory, session_directory
+from .. import base, windows
+from ..base import first_root, hook_environment
+from ..settings_json import load_settings_hooks, number_field
+from . import handlers, rules
+from . import output as claude_output
+from .if_rule import condition_allows
 
 DIALECT = Dialect.CLAUDE
 EVENTS = rules.EVENTS
@@ -44,7 +53,13 @@ _KEPT_SETTINGS = (
     "httpHookAllowedEnvVars",
 )
 POLICY = CombinePolicy()
+UNCANCELLABLE_EVENTS: frozenset[str] = frozenset()
+TAKES_HOOKS_DIRS = False
+HOOKS_DIR_ENV: str | None = None
 interpret = claude_output.interpret
+kept_after_error = base.keep_all
+refine = base.unrefined
+hook_label = base.label_by_command
 
 
 def sequential(request: FireRequest) -> bool:
@@ -153,10 +168,10 @@ def _make_handler(
         matcher=matcher,
         condition=condition,
         root=source.root,
+        # "only available on type: command hooks"
+        background=kind == "command" and bool(handler.get("async") or handler.get("asyncRewake")),
         options={
             "type": kind,
-            # "only available on type: command hooks"
-            "async": kind == "command" and bool(handler.get("async") or handler.get("asyncRewake")),
             "asyncRewake": kind == "command" and handler.get("asyncRewake") is True,
             "handler": dict(handler),
             "explicitTimeout": "timeout" in handler,
@@ -415,17 +430,17 @@ def prepare(spec: HookSpec, request: FireRequest, base_env: Mapping[str, str]) -
 def shell_form(command: str, shell: str | None, env: Mapping[str, str]) -> tuple[str, ...]:
     """Shell form: ``sh -c`` on macOS and Linux, and PowerShell 7 (``pwsh``, with the
     placeholders rewritten to ``${env:NAME}`` as Claude Code does) when the handler says
-    ``shell: "powershell"``; on Windows, Git Bash else PowerShell (``launch_windows``)."""
+    ``shell: "powershell"``; on Windows, Git Bash else PowerShell (``dialects.windows``)."""
     if sys.platform == "win32":  # pragma: no cover - argv rules unit-tested on Linux
-        which = launch_windows.which_in(env, os.path.isfile)
-        return launch_windows.shell_argv(
+        which = windows.which_in(env, os.path.isfile)
+        return windows.shell_argv(
             command,
             shell,
-            git_bash=launch_windows.find_git_bash(env, os.path.isfile, which),
-            powershell=launch_windows.find_powershell(env, os.path.isfile, which),
+            git_bash=windows.find_git_bash(env, os.path.isfile, which),
+            powershell=windows.find_powershell(env, os.path.isfile, which),
         )
     if shell == "powershell":
-        rewritten = launch_windows.powershell_placeholders(command)
+        rewritten = windows.powershell_placeholders(command)
         return ("pwsh", "-NoProfile", "-NonInteractive", "-Command", rewritten)
     return ("/bin/sh", "-c", command)
 
@@ -492,48 +507,48 @@ def async_result(report: HookReport, request: FireRequest) -> dict[str, Any]:
     }
 
 
-def native(request: FireRequest, combined: Mapping[str, Any]) -> dict[str, Any]:
+def native(request: FireRequest, combined: Combined) -> dict[str, Any]:
     """The combined outcome as one Claude Code hook output object."""
     out: dict[str, Any] = {}
-    if combined["continue"] is False:
+    if combined.continue_ is False:
         out["continue"] = False
-        if combined["stopReason"]:
-            out["stopReason"] = combined["stopReason"]
-    if combined["systemMessage"]:
-        out["systemMessage"] = combined["systemMessage"]
+        if combined.stop_reason:
+            out["stopReason"] = combined.stop_reason
+    if combined.system_message:
+        out["systemMessage"] = combined.system_message
     event = request.event
     specific: dict[str, Any] = {}
     if event == "PreToolUse":
-        if combined["decision"]:
-            specific["permissionDecision"] = combined["decision"]
-        if combined["reason"]:
-            specific["permissionDecisionReason"] = combined["reason"]
-        if combined["updatedInputFrom"] is not None:
-            specific["updatedInput"] = combined["updatedInput"]
-    elif event == "PermissionRequest" and combined["decision"] in ("allow", "deny"):
-        decision: dict[str, Any] = {"behavior": combined["decision"]}
-        if combined["reason"]:
-            decision["message"] = combined["reason"]
-        if combined["updatedInputFrom"] is not None:
-            decision["updatedInput"] = combined["updatedInput"]
+        if combined.decision:
+            specific["permissionDecision"] = combined.decision
+        if combined.reason:
+            specific["permissionDecisionReason"] = combined.reason
+        if combined.updated_input_from is not None:
+            specific["updatedInput"] = combined.updated_input
+    elif event == "PermissionRequest" and combined.decision in ("allow", "deny"):
+        decision: dict[str, Any] = {"behavior": combined.decision}
+        if combined.reason:
+            decision["message"] = combined.reason
+        if combined.updated_input_from is not None:
+            decision["updatedInput"] = combined.updated_input
         specific["decision"] = decision
-    elif combined["blocked"] and event in rules.TOP_LEVEL_DECISION:
+    elif combined.blocked and event in rules.TOP_LEVEL_DECISION:
         out["decision"] = "block"
-        out["reason"] = combined["reason"]
-    elif combined["reason"] and event in rules.EXIT2_FEEDS_CLAUDE:
+        out["reason"] = combined.reason
+    elif combined.reason and event in rules.EXIT2_FEEDS_CLAUDE:
         # Exit 2 feedback after a tool ran: the same effect as a top-level block.
         out["decision"] = "block"
-        out["reason"] = combined["reason"]
-    if combined["context"] and event in rules.ADDITIONAL_CONTEXT_EVENTS:
-        specific["additionalContext"] = combined["context"]
-    natives: Sequence[Mapping[str, Any]] = combined.get("natives", ())
+        out["reason"] = combined.reason
+    if combined.context and event in rules.ADDITIONAL_CONTEXT_EVENTS:
+        specific["additionalContext"] = combined.context
+    natives: Sequence[Mapping[str, Any]] = combined.natives
     specific.update(merge_specific(event, natives))
     if event == "PermissionDenied" and _no_verdict(request.payload.get("reason")):
         specific.pop("retry", None)  # "Claude Code ignores retry: true when ... no verdict"
     if event == "SessionStart" and request.payload.get("source") in ("clear", "compact"):
         specific.pop("sessionTitle", None)  # "ignored on "clear" and "compact""
     if event == "PermissionRequest" and "decision" in specific:
-        specific["decision"].update(_permission_extras(combined["decision"], natives))
+        specific["decision"].update(_permission_extras(combined.decision, natives))
     sequences = "".join(n.get("terminalSequence", "") for n in natives)
     if sequences:
         out["terminalSequence"] = sequences
@@ -549,7 +564,7 @@ def _no_verdict(reason: object) -> bool:
 
 def merge_specific(event: str, natives: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """Several hooks' pass-through ``hookSpecificOutput`` fields as one, by the rule
-    ``claude_rules.SPECIFIC_FIELDS`` gives each field (declaration order)."""
+    ``rules.SPECIFIC_FIELDS`` gives each field (declaration order)."""
     merged: dict[str, Any] = {}
     for name, how in rules.SPECIFIC_FIELDS.get(event, {}).items():
         values = [n[name] for n in natives if name in n]

@@ -18,12 +18,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .combine_policy import CombinePolicy
-from .model import DECISION_RANK, HookReport, Verdict
+from ..model import DECISION_RANK, Combined, CombinePolicy, Decision, HookReport, Verdict
 
 
-def combine(reports: Sequence[HookReport], policy: CombinePolicy) -> dict[str, Any]:
-    """The combined fields of a fire result (without ``native``, ``hooks`` and timings)."""
+def combine(reports: Sequence[HookReport], policy: CombinePolicy) -> Combined:
+    """The hooks' verdicts merged by the rules above, with the dialect's text policy."""
     ordered = sorted(reports, key=lambda r: r.spec.order)
     verdicts = [r.verdict for r in ordered]
     blocked = any(v.blocks for v in verdicts)
@@ -31,32 +30,29 @@ def combine(reports: Sequence[HookReport], policy: CombinePolicy) -> dict[str, A
     verbatim = policy.single_verbatim and len(verdicts) == 1
     reason_sources = _reason_sources(verdicts, blocked, decision, policy)
     updated, updated_from, warnings = _updated_input(ordered)
-    return {
-        "blocked": blocked,
-        "decision": decision,
-        "reason": _join(
-            [v.reason for v in reason_sources], policy.reason_separator, policy, verbatim
-        ),
-        "context": (
+    return Combined(
+        blocked=blocked,
+        decision=decision,
+        reason=_join([v.reason for v in reason_sources], policy.reason_separator, policy, verbatim),
+        context=(
             _join([v.context for v in verdicts], policy.context_separator, policy, verbatim)
             if policy.context_when_blocked or not blocked
             else None
         ),
-        "updatedInput": updated,
-        "updatedInputFrom": updated_from,
-        "continue": all(v.continue_ for v in verdicts),
-        "stopReason": _join(
+        updated_input=updated,
+        updated_input_from=updated_from,
+        continue_=all(v.continue_ for v in verdicts),
+        stop_reason=_join(
             [v.stop_reason for v in verdicts if not v.continue_], "\n", policy, verbatim
         ),
-        "systemMessage": _join([v.system_message for v in verdicts], "\n", policy, verbatim),
-        "review": any(v.review for v in verdicts),
-        "natives": [v.native for v in verdicts],
-        "warnings": warnings,
-    }
+        system_message=_join([v.system_message for v in verdicts], "\n", policy, verbatim),
+        natives=tuple(v.native for v in verdicts),
+        warnings=tuple(warnings),
+    )
 
 
 def _reason_sources(
-    verdicts: Sequence[Verdict], blocked: bool, decision: str | None, policy: CombinePolicy
+    verdicts: Sequence[Verdict], blocked: bool, decision: Decision | None, policy: CombinePolicy
 ) -> Sequence[Verdict]:
     """Whose reasons explain the outcome: the blocking hooks, else those whose decision
     won (an "ask" is not explained by an "allow"), else every hook (feedback)."""
@@ -69,9 +65,12 @@ def _reason_sources(
     return verdicts
 
 
-def _strongest(decisions: Sequence[str | None]) -> str | None:
+def _strongest(decisions: Sequence[Decision | None]) -> Decision | None:
     present = [d for d in decisions if d is not None]
-    return max(present, key=DECISION_RANK.__getitem__) if present else None
+    if not present:
+        return None
+    strongest: Decision = max(present, key=DECISION_RANK.__getitem__)
+    return strongest
 
 
 def _join(

@@ -12,11 +12,11 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from ..jstext import parse_json as js_parse
-from ..model import FireRequest, HookSpec, ProcessOutcome, Verdict
-from ..spill import cap_text, session_directory
-from . import claude_rules as rules
-from .base import first_line, first_root, timeout_error
+from ...jstext import parse_json as js_parse
+from ...model import FireRequest, HookSpec, ProcessOutcome, Verdict
+from ...spill import cap_text, session_directory
+from ..base import first_line, first_root, timeout_error
+from . import rules
 
 _BOOL_FIELDS = ("continue", "suppressOutput")
 _STR_FIELDS = ("stopReason", "systemMessage", "reason", "decision", "terminalSequence")
@@ -60,7 +60,7 @@ def _verdict(spec: HookSpec, request: FireRequest, outcome: ProcessOutcome) -> V
         return _from_model(spec, event, outcome)
     if kind == "mcp_tool":
         return _from_mcp_tool(event, request, outcome)
-    return from_command(event, request, outcome, lenient=bool(spec.options.get("async")))
+    return from_command(event, request, outcome, lenient=spec.background)
 
 
 # command hooks -----------------------------------------------------------------------

@@ -1,10 +1,20 @@
-r"""How a hook is started on Windows: command lookup, script types, shells, quoting.
+r"""EXPERIMENTAL. How a hook would be started on Windows: command lookup, script types,
+shells, quoting.
 
-**None of this has run on a real Windows machine.** Every function is pure: it takes the
-platform facts (an environment mapping, ``PATH``, ``PATHEXT``, an existence check, a
-``which``-like lookup) as parameters, so that the rules are unit-tested on Linux
-(``tests/daemon/test_launch_windows.py``). The daemon itself serves only Unix sockets
-today; :func:`pipe_address` is the name a Windows server would listen on.
+**None of this has run on a real Windows machine, and hookd does not run on Windows**:
+the server binds ``AF_UNIX`` and the runner kills process groups. The rules live here,
+beside the two dialects that call them under ``sys.platform == "win32"`` (Claude's shell
+form, Augment's script argv), so that a Windows runner starts from tested rules; on
+Linux only :func:`powershell_placeholders` runs (Claude's ``shell: "powershell"``).
+Kept rather than parked on a branch because ``docs/compatibility.md``'s Windows section
+cites these tests as the documented Windows behaviour; a Windows port must still write
+the runner side (``command_line(argv)`` passed as one string, which no runner does yet).
+
+Every function is pure: it takes the platform facts (an environment mapping, ``PATH``,
+``PATHEXT``, an existence check, a ``which``-like lookup) as parameters, so that the
+rules are unit-tested on Linux (``tests/daemon/dialects/test_windows.py``). The daemon
+itself serves only Unix sockets today; :func:`pipe_address` is the name a Windows server
+would listen on.
 
 The argv tuples built here are meant for :func:`command_line`, which renders the single
 string ``CreateProcessW`` receives. That matters: Windows has no argv, each program

@@ -15,10 +15,9 @@ from collections.abc import Collection, Mapping
 from functools import lru_cache
 from typing import Any
 
-from ..jstext import to_json_bytes
-from ..model import FireRequest, HookSpec
-from ..runner.http_post import UnusableUrl, split_url
-from .base import ClientLaunch, HttpLaunch
+from ...jstext import to_json_bytes
+from ...model import ClientLaunch, FireRequest, HookSpec, HttpLaunch
+from ...urls import UnusableUrl, split_url
 
 _ENV_REFERENCE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
 _ARGUMENTS = re.compile(r"\\\$|\$ARGUMENTS")

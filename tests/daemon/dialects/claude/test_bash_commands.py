@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hookd.daemon.dialects.bash_commands import Unparsed, simple_commands
+from hookd.daemon.dialects.claude.bash_commands import Unparsed, simple_commands
 
 
 @pytest.mark.parametrize(

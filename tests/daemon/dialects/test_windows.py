@@ -1,4 +1,4 @@
-r"""Windows launch rules (``hookd.daemon.launch_windows``), at the level Linux allows.
+r"""Windows launch rules (``hookd.daemon.dialects.windows``), at the level Linux allows.
 
 Nothing here starts a process: the module only builds paths, argv tuples and the one
 command line ``CreateProcessW`` receives, from platform facts given as parameters. None
@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from hookd.daemon import launch_windows as win
+from hookd.daemon.dialects import windows as win
 
 CLAUDE = "claude-code-hooks-reference-v2.1.240.md"
 AUGMENT = "augment-hooks.md"
@@ -714,6 +714,6 @@ def test_models_agree_with_known_lines() -> None:
 def test_claude_shell_field_on_posix(shell, expected) -> None:
     """On macOS and Linux shell form is sh -c; shell: "powershell" runs PowerShell 7 with
     the placeholders rewritten to ${env:NAME}, as Claude Code does for PowerShell."""
-    from hookd.daemon.dialects.claude import shell_form
+    from hookd.daemon.dialects.claude.dialect import shell_form
 
     assert shell_form('echo "${CLAUDE_PROJECT_DIR}"', shell, {}) == expected

@@ -1,0 +1,139 @@
+"""``$/progress`` for one fire: its wording and the ``status`` table kept in step.
+
+The runner says *what happened* (a hook started, is slow, finished); this module says it
+to the caller in LSP's work-done shape (begin, reports, end) and keeps the fire's entry
+in ``status`` current. Hooks are named as their dialect names them (``hook_label``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from hookd.protocol import FireResult, HookRun
+
+from ..dialects.base import DialectModule
+from ..model import FireRequest, HookReport, HookSpec
+from ..stats import InFlight, Stats
+from .result import describe, hook_run
+
+Notify = Callable[[dict[str, Any]], Awaitable[None]]
+"""Sends one progress value (``$/progress`` ``value``) to the caller."""
+
+
+class FireProgress:
+    """The runner's :class:`~hookd.daemon.runner.runner.HookProgress` for one fire."""
+
+    def __init__(
+        self,
+        request: FireRequest,
+        module: DialectModule,
+        total: int,
+        *,
+        stats: Stats,
+        entry: InFlight,
+        notify: Notify | None,
+    ) -> None:
+        self._request = request
+        self._module = module
+        self._total = total
+        self._stats = stats
+        self._entry = entry
+        self._notify = notify
+        self.runs: dict[int, HookRun] = {}
+        """The ``hooks[]`` entry of every finished hook, by index."""
+
+    async def begin(self) -> None:
+        total = self._total
+        await self._send(
+            {
+                "kind": "begin",
+                "title": f"hookd {self._request.dialect.value} {self._request.event}",
+                "cancellable": self._request.event not in self._module.UNCANCELLABLE_EVENTS,
+                "message": f"{total} hook{'s' if total != 1 else ''} to run",
+                "percentage": 0,
+                "hookd": {
+                    "type": "fire/begin",
+                    "agent": self._request.dialect.value,
+                    "event": self._request.event,
+                    "hooks": total,
+                },
+            }
+        )
+
+    async def started(self, index: int, spec: HookSpec) -> None:
+        self._entry.running[index] = spec.source
+        name = self._module.hook_label(spec)
+        await self._report("hook/started", describe(index, spec), f"started {name}")
+
+    async def slow(self, index: int, spec: HookSpec, elapsed_ms: int) -> None:
+        name = self._module.hook_label(spec)
+        await self._report(
+            "hook/slow",
+            {**describe(index, spec), "elapsedMs": elapsed_ms},
+            f"{name} is slow: still running after {elapsed_ms} ms",
+        )
+
+    async def finished(self, report: HookReport) -> None:
+        run = hook_run(report)
+        self._entry.running.pop(report.index, None)
+        self._entry.hooks_done += 1
+        self.runs[report.index] = run
+        self._stats.record(run)
+        name = self._module.hook_label(report.spec)
+        outcome = "timed out" if run["timedOut"] else f"exit {run['exitCode']}"
+        message = f"finished {name} in {run['durationMs']:.0f} ms ({outcome})"
+        await self._report("hook/finished", dict(run), message)
+
+    async def end(self, result: FireResult, slowest_spec: HookSpec | None) -> None:
+        count = len(result["hooks"])
+        slowest = result["slowest"]
+        message = f"{count} hook{'s' if count != 1 else ''} in {result['durationMs']:.0f} ms"
+        if slowest is not None and slowest_spec is not None:
+            name = self._module.hook_label(slowest_spec)
+            message += f"; slowest: {name} ({slowest['durationMs']:.0f} ms)"
+        if result["blocked"]:
+            message += "; blocked"
+        await self._send(
+            {
+                "kind": "end",
+                "message": message,
+                "hookd": {
+                    "type": "fire/end",
+                    "durationMs": result["durationMs"],
+                    "slowest": slowest,
+                    "blocked": result["blocked"],
+                },
+            }
+        )
+
+    async def end_cancelled(self, elapsed_s: float) -> None:
+        """Closes the progress of a fire that was cancelled or failed, as LSP expects."""
+        await self._send(
+            {
+                "kind": "end",
+                "message": f"cancelled after {elapsed_s * 1000:.0f} ms",
+                "hookd": {
+                    "type": "fire/end",
+                    "durationMs": round(elapsed_s * 1000, 3),
+                    "slowest": None,
+                    "blocked": False,
+                    "cancelled": True,
+                },
+            }
+        )
+
+    async def _report(self, kind: str, data: dict[str, Any], message: str) -> None:
+        done, total = self._entry.hooks_done, self._total
+        await self._send(
+            {
+                "kind": "report",
+                "message": message,
+                "percentage": (done * 100 // total) if total else 100,
+                "hookd": {"type": kind, **data},
+            }
+        )
+
+    async def _send(self, value: dict[str, Any]) -> None:
+        if self._notify is not None:
+            await self._notify(value)
