@@ -17,14 +17,16 @@ from __future__ import annotations
 import json
 import os
 import shutil
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from hookd_testing import RpcClient, write_executable, write_json
+from hookd_testing.cases import case_params
+
+params = case_params
+"""Shared by every conformance suite (``hookd_testing.cases``)."""
 
 REFERENCE = "augment-hooks.md"
 EXAMPLES = Path(__file__).parent / "examples"
@@ -169,16 +171,3 @@ class Augment:
 def commands(result: Mapping[str, Any]) -> list[str]:
     """The file names of the hooks a fire ran, in order."""
     return [Path(h["command"]).name for h in result["hooks"]]
-
-
-def params(cases: Iterable[Any]) -> list[Any]:
-    """``pytest.param`` per case, honouring an ``xfail`` or ``skip`` reason on it."""
-    out = []
-    for case in cases:
-        marks = []
-        if getattr(case, "xfail", None):
-            marks.append(pytest.mark.xfail(strict=True, reason=case.xfail))
-        if getattr(case, "skip", None):
-            marks.append(pytest.mark.skip(reason=case.skip))
-        out.append(pytest.param(case, id=case.id, marks=marks))
-    return out

@@ -27,10 +27,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import pytest
 import trio
 
 from hookd_testing import RpcClient, write_executable, write_json
+from hookd_testing.cases import case_params
+
+params = case_params
+"""Shared by every conformance suite (``hookd_testing.cases``)."""
 
 REFERENCE = "reference v2.1.240"
 GUIDE = "guide v2.1.240"
@@ -290,22 +293,6 @@ def cat_example(name: str) -> str:
 
 def command(text: str, **fields: Any) -> dict[str, Any]:
     return {"type": "command", "command": text, **fields}
-
-
-def params(cases: Iterable[Any]) -> list[Any]:
-    """``pytest.param`` per case, id from ``case.id``, with its declared xfail, skip and
-    slow marks."""
-    out = []
-    for case in cases:
-        marks = []
-        if getattr(case, "xfail", None):
-            marks.append(pytest.mark.xfail(strict=True, reason=case.xfail))
-        if getattr(case, "skip", None):
-            marks.append(pytest.mark.skip(reason=case.skip))
-        if getattr(case, "slow", False):
-            marks.append(pytest.mark.slow)
-        out.append(pytest.param(case, id=case.id, marks=marks))
-    return out
 
 
 def have(tool: str) -> bool:

@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import json
 import shlex
-import shutil
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import pytest
+from hookd_testing.cases import ABSENT, ANY, Absent, assert_subset, case_params
+
+__all__ = ["ABSENT", "ANY", "Absent", "assert_subset", "params"]  # shared: hookd_testing.cases
+params = case_params
 
 DOC = "cline-hooks.md"
 DESIGN = "cline-hooks-design.md"
@@ -236,46 +238,6 @@ class Has:
         return f"Has{self.parts!r}"
 
 
-class _Any:
-    def __eq__(self, other: object) -> bool:
-        return True
-
-    def __repr__(self) -> str:
-        return "ANY"
-
-
-ANY: Any = _Any()
-
-
-class Absent:
-    """In ``assert_subset``: the key must not be there at all."""
-
-    def __repr__(self) -> str:
-        return "ABSENT"
-
-
-ABSENT: Any = Absent()
-
-
-def assert_subset(actual: Any, expected: Any, where: str = "result") -> None:
-    """Every key of ``expected`` is in ``actual`` with that value (dicts by key, lists item
-    by item with the same length); ``ABSENT`` values must be missing."""
-    if isinstance(expected, Mapping):
-        assert isinstance(actual, Mapping), f"{where}: {actual!r} is not an object"
-        for key, value in expected.items():
-            if isinstance(value, Absent):
-                assert key not in actual, f"{where}: {key!r} should be absent from {actual!r}"
-                continue
-            assert key in actual, f"{where}: no {key!r} in {actual!r}"
-            assert_subset(actual[key], value, f"{where}.{key}")
-    elif isinstance(expected, list) and isinstance(actual, list):
-        assert len(actual) == len(expected), f"{where}: {actual!r} has not {len(expected)} items"
-        for index, (item, value) in enumerate(zip(actual, expected, strict=True)):
-            assert_subset(item, value, f"{where}[{index}]")
-    else:
-        assert actual == expected, f"{where}: {actual!r} != {expected!r}"
-
-
 # cases -------------------------------------------------------------------------------
 
 
@@ -360,23 +322,6 @@ class Case:
     """Runs between consecutive fires (to change the hooks on disk)."""
     xfail: str | None = None
     """Known discrepancy outside the dialect module: what is wrong and where."""
-
-
-def params(cases: list[Case]) -> list[Any]:
-    """``parametrize`` values: ids from the cases, skips for missing commands, strict
-    xfails for known discrepancies."""
-    ids = [case.id for case in cases]
-    assert len(ids) == len(set(ids)), "duplicate case ids"
-    out = []
-    for case in cases:
-        missing = [name for name in case.needs if shutil.which(name) is None]
-        marks: list[Any] = []
-        if missing:
-            marks.append(pytest.mark.skip(reason=f"{', '.join(missing)} not installed"))
-        if case.xfail:
-            marks.append(pytest.mark.xfail(strict=True, reason=case.xfail))
-        out.append(pytest.param(case, id=case.id, marks=marks))
-    return out
 
 
 def write(places: Places, path: str, body: str, mode: int = 0o755) -> Path:

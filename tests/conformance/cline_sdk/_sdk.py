@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import json
 import shlex
-import shutil
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import pytest
+from hookd_testing.cases import ANY, assert_subset, case_params
+
+__all__ = ["ANY", "assert_subset", "params"]  # shared: hookd_testing.cases
+params = case_params
 
 SPEC = "cline-sdk-file-hooks.md"
 NOTES = "cline-implementation.md"
@@ -101,33 +103,6 @@ class Has:
         return f"Has({self.part!r})"
 
 
-class _Any:
-    def __eq__(self, other: object) -> bool:
-        return True
-
-    def __repr__(self) -> str:
-        return "ANY"
-
-
-ANY: Any = _Any()
-
-
-def assert_subset(actual: Any, expected: Any, where: str = "result") -> None:
-    """Every key of ``expected`` is in ``actual`` with that value (recursively: dicts are
-    compared by their keys, lists item by item with the same length)."""
-    if isinstance(expected, Mapping):
-        assert isinstance(actual, Mapping), f"{where}: {actual!r} is not an object"
-        for key, value in expected.items():
-            assert key in actual, f"{where}: no {key!r} in {actual!r}"
-            assert_subset(actual[key], value, f"{where}.{key}")
-    elif isinstance(expected, list) and isinstance(actual, list):
-        assert len(actual) == len(expected), f"{where}: {actual!r} has not {len(expected)} items"
-        for index, (item, value) in enumerate(zip(actual, expected, strict=True)):
-            assert_subset(item, value, f"{where}[{index}]")
-    else:
-        assert actual == expected, f"{where}: {actual!r} != {expected!r}"
-
-
 # cases -------------------------------------------------------------------------------
 
 
@@ -198,21 +173,6 @@ class Case:
     """Anything else to prepare before the first fire (runs after the files are written)."""
     xfail: str | None = None
     """Known discrepancy outside the dialect module: what is wrong and where."""
-
-
-def params(cases: list[Case]) -> list[Any]:
-    """``parametrize`` values: ids from the cases, skips for missing commands, strict
-    xfails for known discrepancies."""
-    out = []
-    for case in cases:
-        missing = [name for name in case.needs if shutil.which(name) is None]
-        marks: list[Any] = []
-        if missing:
-            marks.append(pytest.mark.skip(reason=f"{', '.join(missing)} not installed"))
-        if case.xfail:
-            marks.append(pytest.mark.xfail(strict=True, reason=case.xfail))
-        out.append(pytest.param(case, id=case.id, marks=marks))
-    return out
 
 
 def write(places: Places, path: str, body: str, mode: int = 0o644) -> Path:
