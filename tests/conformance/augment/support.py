@@ -30,7 +30,7 @@ params = case_params
 
 REFERENCE = "augment-hooks.md"
 EXAMPLES = Path(__file__).parent / "examples"
-DOCS = Path("/work/shared/reference")
+DOCS = Path(__file__).resolve().parents[3] / "docs/sources/reference"
 """Where the reference documents live on the machines this suite was written on (the
 verbatim checks skip when they are absent)."""
 

@@ -44,9 +44,13 @@ JSON_OUT = f"{REFERENCE} 'JSON output'"
 PRE = f"{REFERENCE} 'PreToolUse decision control'"
 """Reference sections that several modules cite."""
 EXAMPLES = Path(__file__).parent / "examples"
-DOCS = Path(os.environ.get("HOOKD_REFERENCE_DOCS", "/work/shared/reference"))
-"""Where the reference documents are (``$HOOKD_REFERENCE_DOCS``, else where this suite
-was written); the verbatim checks skip when they are absent."""
+DOCS = Path(
+    os.environ.get(
+        "HOOKD_REFERENCE_DOCS", Path(__file__).resolve().parents[3] / "docs/sources/reference"
+    )
+)
+"""Where the reference documents are (``$HOOKD_REFERENCE_DOCS``, else the copies in
+``docs/sources/reference``)."""
 
 EVENTS = (
     "SessionStart", "Setup", "UserPromptSubmit", "UserPromptExpansion", "PreToolUse",

@@ -3,7 +3,7 @@ choice for each; also where hookd deliberately does better than Cline's legacy r
 
 hookd follows the documentation where the code contradicts it, and never copies a bug
 that loses information: a failing hook cannot cost another hook's cancel, and a timeout
-takes the whole process tree. Each case pins the choice; ``docs/compat-parts/cline.md``
+takes the whole process tree. Each case pins the choice; the Cline section of ``docs/compatibility.md``
 lists them under "Deliberate differences". Choices pinned in other modules:
 §9.3 concurrency (``test_combination::test_hooks_run_concurrently_and_join_in_folder_order``),
 §9.5 separators (``test_combination::contexts-blank-line-trimmed``), §9.6 shouldContinue

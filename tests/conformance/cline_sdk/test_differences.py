@@ -2,7 +2,7 @@
 
 ``cline-implementation.md`` §9 lists the disagreements; for the SDK (runner C) hookd
 follows the SDK's code, except where copying it would leave a hook unbounded or
-silently lose information. Each case pins the choice; ``docs/compat-parts/cline-sdk.md``
+silently lose information. Each case pins the choice; the Cline SDK section of ``docs/compatibility.md``
 lists them under "Deliberate differences".
 """
 

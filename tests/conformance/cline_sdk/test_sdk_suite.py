@@ -7,7 +7,7 @@ asserts ``beforeTool``/``afterTool`` results (``{stop, reason}``, ``{appendConte
 the case asserts hookd's ``native`` answer, which uses the reference's own field names
 (``cancel``, ``errorMessage``, ``context``). Cases that test SDK internals with no hookd
 counterpart (the AgentExtension wrapper, runtime-hook layers, Windows launchers, the CLI's
-printing) are rows marked "not applicable" in ``docs/compat-parts/cline-sdk.md``.
+printing) are rows marked "not applicable" in the Cline SDK section of ``docs/compatibility.md``.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Cline file hooks: one executable per event in ``.clinerules/hooks/`` and the global folder.
 
 References: ``cline-hooks.md``, ``cline-hooks-design.md``; behaviour notes:
-``shared/notes/cline-implementation.md`` (runner "A"). Where Cline's code and docs
+``docs/sources/notes/cline-implementation.md`` (runner "A"). Where Cline's code and docs
 disagree, hookd follows the docs and never loses a cancel (see docs/compatibility.md):
 
 * valid JSON is honoured on any exit code (docs), not only on exit 0 (code);

@@ -32,7 +32,7 @@ So on Windows a runner must pass ``command_line(argv)`` as a *string* to
 ``open_process`` (``subprocess`` then hands it to ``CreateProcess`` untouched), never
 the list (``subprocess.list2cmdline`` would re-quote the verbatim ``cmd.exe`` line).
 
-Sources: the agents' documents in ``shared/reference`` (cited per function), the notes
+Sources: the agents' documents in ``docs/sources/reference`` (cited per function), the notes
 ``claude-style-runners.md`` and ``cline-implementation.md``, Rust's
 ``std::sys::windows::args::make_bat_command_line`` (the BatBadBut fix), and Cygwin's
 ``winsup/cygwin/dcrt0.cc`` (``quoted``, ``globify``) for Git Bash.

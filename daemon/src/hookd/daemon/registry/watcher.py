@@ -1,6 +1,6 @@
 """The one task that keeps the registry warm: a single ``watchfiles.awatch`` for all paths.
 
-Facts this is built on (``shared/notes/library-checks.md`` §2): one ``awatch`` holds one
+Facts this is built on (``docs/sources/notes/library-checks.md`` §2): one ``awatch`` holds one
 inotify instance and one worker thread for its whole life, so there is exactly one; a
 missing path makes the first iteration raise, and roots cannot be added to a running
 watcher, so the watcher is restarted with a fresh target list whenever the set of
