@@ -6,8 +6,8 @@ Reference: ``claude-code-hooks-reference-v2.1.240.md``. Locations, in declaratio
 ``managed-settings.d/`` drop-ins beside them (managed). The project is the first
 workspace root, as ``CLAUDE_PROJECT_DIR``.
 
-This module finds, selects and prepares hooks; ``claude_output`` reads their results,
-``claude_handlers`` builds HTTP requests and the requests the client runs.
+This module finds, selects and prepares hooks; ``output`` reads their results,
+``handlers`` builds HTTP requests and the requests the client runs.
 """
 
 from __future__ import annotations
