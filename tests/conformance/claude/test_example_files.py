@@ -181,8 +181,6 @@ def blocks(doc: str) -> Iterator[tuple[int, str]]:
         i = j + 1
 
 
-
-
 @dataclass(frozen=True)
 class Stored:
     id: str
