@@ -37,7 +37,7 @@ MEMBERS = _protocol_members()
 def test_the_protocol_names_every_member_callers_use() -> None:
     """The members the registry, runner and fire pipeline call (none probed for)."""
     assert set(MEMBERS) == {
-        "DIALECT", "EVENTS", "POLICY", "UNCANCELLABLE_EVENTS", "TAKES_HOOKS_DIRS",
+        "DIALECT", "EVENTS", "POLICY", "UNCANCELLABLE_EVENTS", "GUARD_EVENTS", "TAKES_HOOKS_DIRS",
         "HOOKS_DIR_ENV", "canonical_event", "sources", "load", "load_event",
         "kept_after_error", "sequential", "select", "prepare", "interpret", "refine",
         "native", "fire_extras", "async_result", "hook_label",
@@ -82,6 +82,8 @@ def test_dialect_constants_are_consistent(dialect: Dialect) -> None:
         assert module.canonical_event(event) == event
     assert module.canonical_event("NoSuchEvent") is None
     assert set(module.EVENTS) >= module.UNCANCELLABLE_EVENTS
+    assert module.GUARD_EVENTS, "some event guards an action"
+    assert set(module.EVENTS) >= module.GUARD_EVENTS
     if module.HOOKS_DIR_ENV is not None:
         assert module.TAKES_HOOKS_DIRS, "a hooks-dir variable implies hooks-dir support"
 

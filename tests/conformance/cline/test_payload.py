@@ -280,8 +280,9 @@ async def test_working_directory(case: Case, rpc, places: Places) -> None:
 async def test_environment_is_inherited_plus_the_fires(rpc, places: Places) -> None:
     """cline-hooks.md §Security Considerations: hooks can access environment variables;
     cline-implementation.md §2A: the environment is inherited unchanged, nothing added.
-    hookd: the daemon's environment plus the fire's ``env`` (the agent's variables), and
-    HOOKD_SOCKET; no CLINE_* variable is invented."""
+    hookd: the daemon's environment plus the fire's ``env`` (the agent's variables),
+    HOOKD_SOCKET and HOOKD_HOOK_ID (which hook a process belongs to: how hookd finds
+    escapees and nested fires); no CLINE_* variable is invented."""
     write(places, f"{HOOKS}/PreToolUse", SH + "cat >/dev/null\nenv -0 > '{tmp}/env'\necho '{}'\n")
 
     await rpc.fire(
@@ -292,7 +293,7 @@ async def test_environment_is_inherited_plus_the_fires(rpc, places: Places) -> N
     env = dict(pair.split("=", 1) for pair in pairs if pair)
     assert env["AGENT_VAR"] == "from the agent"
     assert env["HOME"] == str(places.home)
-    allowed = set(os.environ) | {"AGENT_VAR", "HOOKD_SOCKET", "PWD"}
+    allowed = set(os.environ) | {"AGENT_VAR", "HOOKD_SOCKET", "HOOKD_HOOK_ID", "PWD"}
     assert set(env) <= allowed, set(env) - allowed
 
 

@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import errno
 import os
+import resource
 import signal
 import socket
 import time
 from collections.abc import Iterable
+from functools import partial
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
@@ -29,6 +31,7 @@ from .logconfig import configure_logging
 from .registry.registry import Registry
 from .registry.watcher import Watcher
 from .runner.background import BackgroundHooks
+from .runner.custody import Custody
 from .server.connection import Connection
 from .server.listener import BoundSocket, bind_unix, peer_uid
 from .server.methods import METHODS
@@ -61,7 +64,8 @@ class Daemon:
         self.methods = METHODS
         self.connections: set[Connection] = set()
         self.base_env = {**os.environ, "HOOKD_SOCKET": settings.socket_path}
-        self.background = BackgroundHooks(settings, self.base_env)
+        self.custody = Custody(settings.max_hook_processes, leftovers=settings.leftover_processes)
+        self.background = BackgroundHooks(settings, self.base_env, self.custody)
         self.shutdown_requested = trio.Event()
         self.stopped = trio.Event()
         self.shutdown_reason = ""
@@ -92,18 +96,32 @@ class Daemon:
             "fires": self.stats.fires,
             "inFlight": [entry.view() for entry in self.stats.in_flight.values()],
             "connections": len(self.connections),
-            "watcher": {
-                "directories": len(self.watcher.targets),
-                "batches": self.watcher.batches,
-                "restarts": self.watcher.restarts,
-            },
+            "watcher": self.watcher.view(),
             "hookStats": self.stats.hook_views(),
+            "processes": self.custody.view(),
             "asyncHooks": {
                 "running": self.background.running,
                 "finished": self.background.finished,
                 "dropped": self.background.dropped,
             },
         }
+
+
+def raise_fd_limit() -> tuple[int, int] | None:
+    """Raise the soft open-files limit to the hard one (a shared daemon holds a socket per
+    client, a watch per folder and three pipes per running hook; systemd's default soft
+    limit is 1024). Returns the inherited limits, for hooks, when it raised them."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = hard if hard != resource.RLIM_INFINITY else 1 << 20
+    if soft == resource.RLIM_INFINITY or soft >= target:
+        return None
+    try:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+    except (OSError, ValueError) as exc:
+        log.warning("fd_limit_not_raised", soft=soft, hard=hard, error=str(exc))
+        return None
+    log.info("fd_limit_raised", soft=target, inherited=soft)
+    return (soft, hard)
 
 
 async def serve(
@@ -115,9 +133,16 @@ async def serve(
     """
     bound = await bind_unix(settings.socket_path)
     daemon = Daemon(settings)
+    if settings.raise_fd_limit:
+        daemon.custody.hook_nofile = raise_fd_limit()
     log.info("starting", socket=settings.socket_path, pid=os.getpid(), version=hookd_version())
     try:
         async with trio.open_nursery() as nursery:
+            await nursery.start(
+                partial(
+                    daemon.custody.run, watchdog=settings.watchdog, subreaper=settings.subreaper
+                )
+            )
             await nursery.start(daemon.watcher.run)
             await nursery.start(daemon.background.run)
             connections = await nursery.start(_accept, bound, daemon)

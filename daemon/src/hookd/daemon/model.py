@@ -69,6 +69,9 @@ class ProcessOutcome:
     cancelled: bool = False
     spawn_error: str | None = None
     spawn_errno: int | None = None
+    never_ran: bool = False
+    """hookd could not run it because of its own limits (file descriptors, processes or
+    memory exhausted, no process slot before its timeout): "never ran", never "allowed"."""
     stdout_truncated: bool = False
     stderr_truncated: bool = False
     stdin_broken: bool = False

@@ -46,6 +46,26 @@ class Settings:
     """The global switch: no hook of any dialect runs (fires still answer, with a warning)."""
     state_dir: str = field(default_factory=lambda: default_state_dir())
     """Per-session files: Claude's ``CLAUDE_ENV_FILE`` and outputs over a dialect's cap."""
+    max_hook_processes: int = 64
+    """Hook processes running at once, over every fire and client; the rest wait in a
+    fair queue, the wait counted against their own timeouts."""
+    never_ran: str = "block"
+    """A hook hookd could not run because of its own limits: ``"block"`` (the default)
+    blocks the events whose hooks guard an action, ``"allow"`` lets them proceed. Either
+    way the result says the hook never ran and why."""
+    leftover_processes: str = "timeout"
+    """What a hook leaves running when it exits (``cmd &``, escapees): ``"timeout"``
+    (the default) lets it live until the hook's own timeout, counted from the hook's
+    start, then kills it; ``"kill"`` kills it as soon as the hook exits."""
+    watchdog: bool = True
+    """A watchdog process kills every hook if the daemon dies, even by SIGKILL."""
+    subreaper: bool = True
+    """Adopt the processes a hook's tree orphans (Linux child subreaper), so escapees that
+    left the hook's process group (``setsid``, double forks) are found and killed. Only
+    for a process that is the daemon alone (``hookd serve``)."""
+    raise_fd_limit: bool = True
+    """Raise the soft open-files limit to the hard limit at start (hooks keep the
+    inherited one)."""
     log_level: str = "info"
     log_json: bool | None = None
     """None: JSON lines unless stderr is a terminal."""
@@ -111,6 +131,17 @@ def _read_config(path: Path) -> dict[str, Any]:
                 f"hookd config {path}: state_dir must be an absolute path (or start with ~/), "
                 f"not {data['state_dir']!r}"
             )
+    if data.get("never_ran", "block") not in ("block", "allow"):
+        raise ConfigError(
+            f'hookd config {path}: never_ran must be "block" or "allow", not {data["never_ran"]!r}'
+        )
+    if data.get("leftover_processes", "timeout") not in ("timeout", "kill"):
+        raise ConfigError(
+            f'hookd config {path}: leftover_processes must be "timeout" or "kill", '
+            f"not {data['leftover_processes']!r}"
+        )
+    if isinstance(data.get("max_hook_processes"), int) and data["max_hook_processes"] < 1:
+        raise ConfigError(f"hookd config {path}: max_hook_processes must be at least 1")
     for name, value in data.items():
         expected = type(getattr(Settings(), name))
         if expected is float and isinstance(value, int):

@@ -57,6 +57,7 @@ TOOL_EVENTS = frozenset({"PreToolUse", "PostToolUse"})
 DEFAULT_TIMEOUT_MS = 60_000
 POLICY = CombinePolicy(reasons_from="all")
 UNCANCELLABLE_EVENTS: frozenset[str] = frozenset()
+GUARD_EVENTS = frozenset({"PreToolUse", "Stop"}) & _EVENT_SET
 TAKES_HOOKS_DIRS = False
 HOOKS_DIR_ENV: str | None = None
 refine = base.unrefined

@@ -58,6 +58,9 @@ class DialectModule(Protocol):
     POLICY: CombinePolicy
     UNCANCELLABLE_EVENTS: frozenset[str]
     """Events whose progress says ``cancellable: false`` (the agent never cancels them)."""
+    GUARD_EVENTS: frozenset[str]
+    """Events whose hooks guard an action (can block it): there a hook hookd could not
+    run blocks, unless hookd's ``never_ran`` setting says ``"allow"``."""
     TAKES_HOOKS_DIRS: bool
     """Whether a fire may name extra hook folders (``hooksDirs``) for this dialect."""
     HOOKS_DIR_ENV: str | None

@@ -61,6 +61,7 @@ EXPECTED_ERRNOS = frozenset({errno.ENOENT, errno.EACCES, errno.ENOTDIR})
 """``isExpectedHookError``: a hook file that is missing or unreachable this way is simply
 no hook. Any other error is Cline's "Unexpected error while searching for hook"."""
 UNCANCELLABLE_EVENTS = frozenset({"TaskCancel", "TaskComplete"})
+GUARD_EVENTS = frozenset(EVENTS) - NOT_CANCELLABLE
 """Cline offers no Abort for these ('This hook is NOT cancellable'): progress says so."""
 TAKES_HOOKS_DIRS = True
 HOOKS_DIR_ENV: str | None = "CLINE_HOOKS_DIR"

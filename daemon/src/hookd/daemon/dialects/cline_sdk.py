@@ -72,6 +72,7 @@ POLICY = CombinePolicy(
     context_separator="\n", reason_separator="\n", trim=False, context_when_blocked=False
 )
 UNCANCELLABLE_EVENTS: frozenset[str] = frozenset()
+GUARD_EVENTS = SEQUENTIAL_EVENTS
 TAKES_HOOKS_DIRS = True
 HOOKS_DIR_ENV: str | None = "CLINE_HOOKS_DIR"
 """The Cline CLI's ``--hooks-dir`` reaches hooks as this variable."""

@@ -22,6 +22,7 @@ from ..model import FireRequest, HookSpec
 from ..registry.registry import Registry
 from ..runner.background import BackgroundHooks, Deliver
 from ..runner.client_handler import AskClient
+from ..runner.custody import Custody
 from ..runner.runner import run_hooks
 from ..settings import Settings
 from ..stats import Stats
@@ -50,6 +51,9 @@ class FireServices(Protocol):
 
     @property
     def base_env(self) -> Mapping[str, str]: ...
+
+    @property
+    def custody(self) -> Custody | None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +110,7 @@ async def fire(
             base_env=services.base_env,
             progress=progress,
             ask_client=ports.ask_client,
+            custody=services.custody,
         )
         finished = True
         # Taken only now: a fire that is cancelled or fails leaves them for the next one.

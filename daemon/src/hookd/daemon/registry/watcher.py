@@ -6,10 +6,17 @@ missing path makes the first iteration raise, and roots cannot be added to a run
 watcher, so the watcher is restarted with a fresh target list whenever the set of
 directories to watch changes; ``stop_event`` must be set before cancelling or stopping
 takes up to ``rust_timeout``.
+
+Nothing the watcher meets is fatal to the daemon (file descriptors or inotify watches
+running out, a directory vanishing, an error while re-reading a file): the error is
+logged, counted in ``status`` and the watch retried with backoff. Fires stay correct
+meanwhile, because every fire checks its own sources with ``stat`` anyway.
 """
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from contextlib import aclosing
 
 import structlog
@@ -19,6 +26,8 @@ from watchfiles import awatch
 from .registry import Registry
 
 log = structlog.get_logger("hookd.watcher")
+RETRY_FIRST_S = 0.1
+RETRY_MAX_S = 30.0
 
 
 class Watcher:
@@ -34,6 +43,12 @@ class Watcher:
         self._stop = trio.Event()
         self._poked = trio.Event()
         self._closing = False
+        self.errors = 0
+        self.last_error: str | None = None
+        self.last_error_at: float | None = None
+        self.failing = False
+        """True from an error until a watch is established again."""
+        self._retry_s = RETRY_FIRST_S
 
     def stop(self) -> None:
         """Stop promptly: awatch checks this event, so no wait for its rust_timeout."""
@@ -46,8 +61,19 @@ class Watcher:
         self._poked.set()
         self._stop.set()
 
+    def view(self) -> dict[str, object]:
+        """The watcher's part of ``status``."""
+        return {
+            "directories": len(self.targets),
+            "batches": self.batches,
+            "restarts": self.restarts,
+            "errors": self.errors,
+            "healthy": not self.failing,
+            "lastError": self.last_error,
+        }
+
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
-        self.registry.rescan()  # warm every source once, off the fire path
+        self._guarded(self.registry.rescan)  # warm every source once, off the fire path
         started = False
         try:
             while not self._closing:
@@ -61,7 +87,13 @@ class Watcher:
                 if not self.targets:
                     await self._poked.wait()
                     continue
-                await self._watch_once()
+                try:
+                    await self._watch_once()
+                except Exception as exc:  # noqa: BLE001 (never fatal: logged, in status, retried)
+                    self._failed(exc)
+                    with trio.move_on_after(self._retry_s):
+                        await self._poked.wait()  # a new root retries at once
+                    self._retry_s = min(self._retry_s * 2, RETRY_MAX_S)
                 self.restarts += 1
         finally:
             self._stop.set()
@@ -88,6 +120,8 @@ class Watcher:
                         # The first yield proves the inotify watches exist; whatever changed
                         # before that (e.g. while restarting) is caught by one rescan.
                         established = True
+                        self.failing = False
+                        self._retry_s = RETRY_FIRST_S
                         if self.registry.rescan():
                             self.batches += 1
                     if not changes:
@@ -103,3 +137,19 @@ class Watcher:
         except FileNotFoundError:
             # A target vanished between listing and watching; recompute and retry.
             await trio.sleep(0.05)
+
+    def _failed(self, exc: BaseException) -> None:
+        self.errors += 1
+        self.failing = True
+        self.last_error = f"{type(exc).__name__}: {exc}"
+        self.last_error_at = time.time()
+        log.warning(
+            "watcher_failed", error=self.last_error, retry_in_s=self._retry_s,
+            directories=len(self.targets),
+        )  # fmt: skip
+
+    def _guarded(self, step: Callable[[], object]) -> None:
+        try:
+            step()
+        except Exception as exc:  # noqa: BLE001 (fires stay correct: they stat their sources)
+            self._failed(exc)

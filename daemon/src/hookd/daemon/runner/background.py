@@ -22,6 +22,7 @@ import trio
 from ..dialects.base import DialectModule
 from ..model import FireRequest, HookReport, HookSpec
 from ..settings import Settings
+from .custody import Custody
 from .runner import limits_for, run_hook
 
 log = structlog.get_logger("hookd.background")
@@ -42,9 +43,12 @@ synchronous hooks (the ones that can block) fail to start."""
 class BackgroundHooks:
     """Runs background hooks and keeps their results per session until fetched."""
 
-    def __init__(self, settings: Settings, base_env: Mapping[str, str]) -> None:
+    def __init__(
+        self, settings: Settings, base_env: Mapping[str, str], custody: Custody | None = None
+    ) -> None:
         self.settings = settings
         self.base_env = base_env
+        self.custody = custody
         self._nursery: trio.Nursery | None = None
         self._ids = itertools.count(1)
         self._waiting: OrderedDict[tuple[str, str], list[dict[str, Any]]] = OrderedDict()
@@ -105,7 +109,10 @@ class BackgroundHooks:
         session = (request.dialect.value, request.session_id or "")  # as _waiting is keyed
         try:
             limits = limits_for(self.settings, spec.timeout_s)
-            outcome, verdict = await run_hook(module, spec, request, self.base_env, limits)
+            outcome, verdict = await run_hook(
+                module, spec, request, self.base_env, limits,
+                custody=self.custody, never_ran=self.settings.never_ran,
+            )  # fmt: skip
             report = HookReport(spec=spec, index=0, outcome=outcome, verdict=verdict)
             result = {
                 **entry,

@@ -12,25 +12,37 @@ The rules every runner we studied breaks somewhere:
   that keeps the pipes open cannot hold the hook (or the fire) hostage;
 * on timeout or cancellation the group gets SIGTERM, a grace period, then SIGKILL, and a
   final SIGKILL for members that outlived the leader. Cleanup is shielded so an outer
-  cancellation cannot leave processes behind.
+  cancellation cannot leave processes behind;
+* under a ``Custody`` (the daemon's), the process waits for a slot in a fair queue, is
+  marked with its hook id, what it leaves in its group is killed when it exits, and
+  escapees that left the group are swept (``custody.py``).
+
+A hook hookd could not start because of its own limits (out of file descriptors,
+processes or memory; no process slot before the timeout) is ``never_ran``: the fire
+treats that as "never ran", not as "allowed".
 """
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import math
 import os
+import resource
 import signal
 import subprocess
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import trio
 
 from ..model import ProcessOutcome
+from .custody import HOOK_ID_ENV, Custody, QueueTimeout
 
 _READ_CHUNK = 65536
+HOOKD_LIMIT_ERRNOS = frozenset({errno.EMFILE, errno.ENFILE, errno.EAGAIN, errno.ENOMEM})
+"""Spawn failures that are hookd's own resource limits, not the hook's fault."""
 
 
 @dataclass(frozen=True)
@@ -72,6 +84,7 @@ async def run_hook_process(
     cwd: str | None,
     env: Mapping[str, str],
     limits: ProcessLimits,
+    custody: Custody | None = None,
 ) -> ProcessOutcome:
     """Run ``argv`` to completion under ``limits`` and describe what happened.
 
@@ -80,6 +93,32 @@ async def run_hook_process(
     process group has been killed.
     """
     started = time.perf_counter()
+    if custody is None:
+        return await _start(argv, stdin, cwd, dict(env), limits, started, None)
+    try:
+        async with custody.slot(limits.timeout_s):
+            waited = time.perf_counter() - started
+            if waited > 0.001:
+                limits = replace(limits, timeout_s=max(0.0, limits.timeout_s - waited))
+            return await _start(argv, stdin, cwd, dict(env), limits, started, custody)
+    except QueueTimeout as exc:
+        return ProcessOutcome(
+            None, b"", b"", _ms_since(started), spawn_error=str(exc), never_ran=True
+        )
+
+
+async def _start(
+    argv: Sequence[str],
+    stdin: bytes,
+    cwd: str | None,
+    env: dict[str, str],
+    limits: ProcessLimits,
+    started: float,
+    custody: Custody | None,
+) -> ProcessOutcome:
+    hook_id = None
+    if custody is not None:
+        hook_id = env[HOOK_ID_ENV] = custody.new_id()
     try:
         process = await trio.lowlevel.open_process(
             list(argv),
@@ -87,7 +126,7 @@ async def run_hook_process(
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             cwd=cwd,
-            env=dict(env),
+            env=env,
             start_new_session=True,
         )
     except OSError as exc:
@@ -98,12 +137,28 @@ async def run_hook_process(
             duration_ms=_ms_since(started),
             spawn_error=_describe_spawn_error(argv, cwd, exc),
             spawn_errno=exc.errno,
+            never_ran=exc.errno in HOOKD_LIMIT_ERRNOS,
         )
-    return await _supervise(process, stdin, limits, started)
+    if custody is None or hook_id is None:
+        return await _supervise(process, stdin, limits, started, kill_leftovers=False)
+    custody.adopt(process.pid, hook_id, limits.timeout_s)
+    if custody.hook_nofile is not None:
+        _restore_nofile(process.pid, custody.hook_nofile)
+    try:
+        return await _supervise(
+            process, stdin, limits, started, kill_leftovers=custody.kill_leftovers
+        )
+    finally:
+        custody.release(process.pid)
 
 
 async def _supervise(
-    process: trio.Process, stdin: bytes, limits: ProcessLimits, started: float
+    process: trio.Process,
+    stdin: bytes,
+    limits: ProcessLimits,
+    started: float,
+    *,
+    kill_leftovers: bool,
 ) -> ProcessOutcome:
     stdout = _CappedBuffer(limits.output_cap_bytes)
     stderr = _CappedBuffer(limits.output_cap_bytes)
@@ -136,7 +191,7 @@ async def _supervise(
         if cancelled:
             with trio.CancelScope(shield=True):
                 await _kill_group(process, pgid, limits.term_grace_s)
-        elif state["timed_out"]:
+        elif state["timed_out"] or kill_leftovers:
             _signal_group(pgid, signal.SIGKILL)  # members that outlived the leader
         for stream in (process.stdin, process.stdout, process.stderr):
             if stream is not None:
@@ -201,6 +256,14 @@ def _signal_group(pgid: int, sig: signal.Signals) -> None:
         pass  # nothing left in the group
     except PermissionError:
         pass  # a member changed credentials (setuid); nothing more we may do
+
+
+def _restore_nofile(pid: int, limits: tuple[int, int]) -> None:
+    """Give the hook the file limit the daemon inherited (the daemon raised its own):
+    set right after the spawn, before a program is loaded far enough to size anything
+    by it (a race a program checking its limit in its first microseconds could lose)."""
+    with contextlib.suppress(OSError, ValueError):  # gone, or not permitted: keeps ours
+        resource.prlimit(pid, resource.RLIMIT_NOFILE, limits)
 
 
 def _ms_since(started: float) -> float:

@@ -29,6 +29,7 @@ from ..model import (
 )
 from ..settings import Settings
 from .client_handler import AskClient, run_on_client
+from .custody import Custody
 from .http_post import post_json
 from .process import ProcessLimits, run_hook_process
 
@@ -68,6 +69,7 @@ async def run_hooks(
     base_env: Mapping[str, str],
     progress: HookProgress = SILENT,
     ask_client: AskClient | None = None,
+    custody: Custody | None = None,
 ) -> list[HookReport]:
     """Run every hook in ``specs`` and return their reports in declaration order."""
     deadline = trio.current_time() + (request.timeout_s or math.inf)
@@ -80,8 +82,9 @@ async def run_hooks(
             nursery.start_soon(_slow_notice, progress, index, spec, request.slow_threshold_s)
             limits = limits_for(settings, min(spec.timeout_s, remaining))
             outcome, verdict = await run_hook(
-                module, spec, request, base_env, limits, ask_client=ask_client
-            )
+                module, spec, request, base_env, limits,
+                ask_client=ask_client, custody=custody, never_ran=settings.never_ran,
+            )  # fmt: skip
             nursery.cancel_scope.cancel()
         report = HookReport(spec=spec, index=index, outcome=outcome, verdict=verdict)
         reports[index] = report
@@ -105,18 +108,44 @@ async def run_hook(
     limits: ProcessLimits,
     *,
     ask_client: AskClient | None = None,
+    custody: Custody | None = None,
+    never_ran: str = "block",
 ) -> tuple[ProcessOutcome, Verdict]:
     """Prepare, run and interpret one hook: the one path for every hook, waited for or in
     the background. Whatever goes wrong, in hookd or in the dialect, becomes this hook's
-    error, never the fire's (which would lose the other hooks' blocks)."""
+    error, never the fire's (which would lose the other hooks' blocks). A hook hookd could
+    not run because of its own limits never reaches the dialect: it "never ran", and on
+    an event that guards an action that blocks unless ``never_ran`` is ``"allow"``."""
     prepared = _prepare(module, spec, request, base_env)
     if isinstance(prepared, ProcessOutcome):
         outcome = prepared
     else:
         outcome = await _guarded(
-            spec, run_handler(prepared, limits, ask_client, request.client_handlers)
+            spec, run_handler(prepared, limits, ask_client, request.client_handlers, custody)
         )
+    if outcome.never_ran:
+        return outcome, never_ran_verdict(module, spec, request, outcome, never_ran)
     return outcome, _interpreted(module, spec, request, outcome)
+
+
+def never_ran_verdict(
+    module: DialectModule,
+    spec: HookSpec,
+    request: FireRequest,
+    outcome: ProcessOutcome,
+    policy: str,
+) -> Verdict:
+    """The verdict of a hook hookd could not run: never "allowed" by accident."""
+    why = outcome.spawn_error or "hookd could not run it"
+    label = module.hook_label(spec)
+    if policy == "block" and request.event in module.GUARD_EVENTS:
+        return Verdict(
+            blocks=True,
+            reason=f"hookd could not run the hook {label} ({why}); blocked because hookd's "
+            'never_ran setting is "block"',
+            error=f"never ran: {why}",
+        )
+    return Verdict(error=f"never ran: {why}")
 
 
 async def _guarded(spec: HookSpec, running: Awaitable[ProcessOutcome]) -> ProcessOutcome:
@@ -167,6 +196,7 @@ async def run_handler(
     limits: ProcessLimits,
     ask_client: AskClient | None = None,
     offered: frozenset[str] = frozenset(),
+    custody: Custody | None = None,
 ) -> ProcessOutcome:
     """Run one prepared hook: a process, an HTTP request, or a request to the client."""
     if isinstance(prepared, HttpLaunch):
@@ -179,13 +209,14 @@ async def run_handler(
         )
     if isinstance(prepared, ClientLaunch):
         return await run_on_client(prepared, ask_client, offered, timeout_s=limits.timeout_s)
-    return await _spawn(prepared, limits)
+    return await _spawn(prepared, limits, custody)
 
 
-async def _spawn(launch: Launch, limits: ProcessLimits) -> ProcessOutcome:
+async def _spawn(launch: Launch, limits: ProcessLimits, custody: Custody | None) -> ProcessOutcome:
     outcome = await run_hook_process(
-        launch.argv, stdin=launch.stdin, cwd=launch.cwd, env=launch.env, limits=limits
-    )
+        launch.argv, stdin=launch.stdin, cwd=launch.cwd, env=launch.env, limits=limits,
+        custody=custody,
+    )  # fmt: skip
     if outcome.spawn_errno == errno.ENOEXEC and launch.argv[0] != "/bin/sh":
         # No shebang: run it as a shell script, as a shell (and so Cline) would.
         outcome = await run_hook_process(
@@ -194,6 +225,7 @@ async def _spawn(launch: Launch, limits: ProcessLimits) -> ProcessOutcome:
             cwd=launch.cwd,
             env=launch.env,
             limits=limits,
+            custody=custody,
         )
     return outcome
 

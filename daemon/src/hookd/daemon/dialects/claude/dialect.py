@@ -54,6 +54,7 @@ _KEPT_SETTINGS = (
 )
 POLICY = CombinePolicy()
 UNCANCELLABLE_EVENTS: frozenset[str] = frozenset()
+GUARD_EVENTS: frozenset[str] = (rules.EXIT2_BLOCKS | {"PermissionRequest"}) & set(EVENTS)
 TAKES_HOOKS_DIRS = False
 HOOKS_DIR_ENV: str | None = None
 interpret = claude_output.interpret

@@ -1,0 +1,316 @@
+"""Custody of every process a hook starts: a fair cap on how many run at once, and no
+process outliving the hook (or the daemon) that started it.
+
+* **A cap with a fair queue.** At most ``max_processes`` hook processes run at once;
+  the rest wait in FIFO order (trio's ``Semaphore`` is fair), the wait counted against
+  the hook's own timeout. A hook that times out in the queue "never ran", which is not
+  "allowed" (see ``fire/pipeline.py``).
+* **Marked processes.** Each hook process gets ``HOOKD_HOOK_ID=<daemon>:<n>`` in its
+  environment, which every descendant inherits unless it clears its environment.
+* **Detached work is bounded.** What a hook leaves running when it exits (``cmd &``,
+  ``nohup``: the documented way to start a long task from a hook in Augment's and
+  Claude's guides) lives at most until the hook's own timeout, counted from its start,
+  then its group is killed (``leftover_processes = "timeout"``, the default; ``"kill"``
+  kills it as soon as the hook exits). ``status`` counts it (``processes.detached``).
+* **Escapees are found.** The daemon is a child subreaper (Linux), so a descendant that
+  leaves its hook's process group (``setsid``, ``set -m``, a double fork) is re-parented
+  to the daemon when its parent exits, instead of to init. The daemon's unknown children
+  are checked when a hook ends and every few seconds: those marked by a hook that is
+  neither running nor within its detached time are killed with their whole tree and
+  reaped. Unmarked children are never touched (not a hook's: a test's or an embedding
+  program's own processes).
+* **Nothing outlives the daemon.** A small watchdog process holds a pipe from the
+  daemon and is told each hook's process group as it starts and ends; when the pipe
+  closes (orderly stop, crash or ``kill -9``) it kills the groups still listed and every
+  process marked with this daemon's id.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import itertools
+import math
+import os
+import secrets
+import signal
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager, suppress
+from pathlib import Path
+
+import structlog
+import trio
+
+log = structlog.get_logger("hookd.custody")
+
+HOOK_ID_ENV = "HOOKD_HOOK_ID"
+PR_SET_CHILD_SUBREAPER = 36
+SWEEP_EVERY_S = 5.0
+REAP_RETRY_S = 0.05
+_WATCHDOG = Path(__file__).with_name("_watchdog.py")
+
+
+class QueueTimeout(Exception):
+    """The hook's timeout passed while it waited for a process slot."""
+
+
+class Custody:
+    """Process slots, hook ids, the subreaper sweep and the watchdog (one per daemon)."""
+
+    def __init__(self, max_processes: int = 64, *, leftovers: str = "timeout") -> None:
+        self.instance = secrets.token_hex(6)
+        self.max_processes = max_processes
+        self.kill_leftovers = leftovers == "kill"
+        """Kill what a hook left running in its process group as soon as it exits."""
+        self._detached: dict[str, tuple[int, float]] = {}  # hook id -> (pgid, deadline)
+        self._detached_changed = trio.Event()
+        self._slots = trio.Semaphore(max_processes)
+        self._ids = itertools.count(1)
+        self._live: dict[int, str] = {}  # leader pid -> hook id
+        self._deadlines: dict[str, float] = {}  # hook id -> when its leftovers must go
+        self.waiting = 0
+        self.escapees_killed = 0
+        self.subreaper = False
+        self._watchdog: subprocess.Popen[bytes] | None = None
+        self._to_reap: set[int] = set()
+        self.hook_nofile: tuple[int, int] | None = None
+        """The file-descriptor limit hooks get when the daemon raised its own."""
+
+    # lifecycle ----------------------------------------------------------------------
+    async def run(
+        self,
+        *,
+        watchdog: bool = True,
+        subreaper: bool = True,
+        task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED,
+    ) -> None:
+        """Become a subreaper, start the watchdog and sweep now and then, until cancelled.
+
+        Only a process that is the daemon and nothing else may be a subreaper: orphans
+        then become its children, and it reaps the ones that exited. In a process that
+        also runs children of its own (a test run, an embedding program) reaping could
+        take another owner's child's exit status, so ``subreaper=False`` there.
+        """
+        self.subreaper = subreaper and _set_subreaper(True)
+        if watchdog:
+            self._watchdog = await trio.to_thread.run_sync(_start_watchdog, self.instance)
+        try:
+            task_status.started()
+            while True:
+                changed = self._detached_changed
+                soonest = min((d for _g, d in self._detached.values()), default=math.inf)
+                pause = REAP_RETRY_S if self._to_reap else SWEEP_EVERY_S
+                with trio.move_on_at(min(soonest, trio.current_time() + pause)):
+                    await changed.wait()
+                self._expire(trio.current_time())
+                self.sweep()
+                self._reap()
+        finally:
+            self._expire(math.inf)
+            guard, self._watchdog = self._watchdog, None
+            if guard is not None:
+                if guard.stdin is not None:
+                    guard.stdin.close()  # it kills what is left and exits
+                with trio.CancelScope(shield=True), trio.move_on_after(10):
+                    await trio.to_thread.run_sync(guard.wait)
+            self.sweep(everything=True)
+            self._reap()
+            if self.subreaper:
+                _set_subreaper(False)
+
+    def view(self) -> dict[str, int]:
+        return {
+            "running": len(self._live),
+            "detached": len(self._detached),
+            "waiting": self.waiting,
+            "max": self.max_processes,
+            "escapeesKilled": self.escapees_killed,
+        }
+
+    # one hook process -----------------------------------------------------------------
+    def new_id(self) -> str:
+        return f"{self.instance}:{next(self._ids)}"
+
+    @asynccontextmanager
+    async def slot(self, timeout_s: float) -> AsyncIterator[None]:
+        """Hold one of the process slots; QueueTimeout when ``timeout_s`` passes first."""
+        self.waiting += 1
+        try:
+            with trio.move_on_after(timeout_s) as waited:
+                await self._slots.acquire()
+        finally:
+            self.waiting -= 1
+        if waited.cancelled_caught:
+            raise QueueTimeout(
+                f"waited {timeout_s:.1f} s for one of hookd's {self.max_processes} process "
+                "slots (max_hook_processes); every slot was busy"
+            )
+        try:
+            yield
+        finally:
+            self._slots.release()
+
+    def adopt(self, pid: int, hook_id: str, timeout_s: float) -> None:
+        """A hook's leader started (its pid is its process group); what it leaves
+        behind may live until ``timeout_s`` from now."""
+        self._live[pid] = hook_id
+        self._deadlines[hook_id] = trio.current_time() + timeout_s
+        self._tell(f"+{pid}")
+
+    def release(self, pid: int) -> None:
+        """A hook's leader was reaped: keep its leftovers until its deadline (or kill
+        them, per policy), and sweep escapees of hooks that are done."""
+        hook_id = self._live.pop(pid, None)
+        deadline = self._deadlines.pop(hook_id, 0.0) if hook_id else 0.0
+        if (
+            hook_id is not None
+            and not self.kill_leftovers
+            and trio.current_time() < deadline < math.inf
+        ):
+            self._detached[hook_id] = (pid, deadline)
+            self._wake()
+        else:
+            self._tell(f"-{pid}")
+        self.sweep()
+        if self._to_reap:
+            self._reap()
+            if self._to_reap:
+                self._wake()  # killed but not dead yet: reap them in a moment
+
+    def _wake(self) -> None:
+        self._detached_changed.set()
+        self._detached_changed = trio.Event()
+
+    def _expire(self, now: float) -> None:
+        """Kill the leftovers of hooks whose time is up."""
+        for hook_id, (pgid, deadline) in list(self._detached.items()):
+            if deadline <= now:
+                del self._detached[hook_id]
+                with suppress(OSError):
+                    os.killpg(pgid, signal.SIGKILL)
+                self._tell(f"-{pgid}")
+
+    # escapees -----------------------------------------------------------------------
+    def sweep(self, *, everything: bool = False) -> int:
+        """Kill the trees of re-parented processes marked by hooks no longer running
+        (``everything``: by any hook of this daemon). Returns how many were killed."""
+        live_ids = set() if everything else {*self._live.values(), *self._detached}
+        killed = 0
+        if not self.subreaper:
+            return 0  # orphans go to init, not to us: nothing of theirs to find here
+        watchdog = self._watchdog.pid if self._watchdog is not None else None
+        for pid in _children(os.getpid()):
+            if pid in self._live or pid in self._to_reap or pid == watchdog:
+                continue
+            if _is_zombie(pid):
+                self._to_reap.add(pid)  # an orphan that exited: only we can reap it
+                continue
+            hook_id = _hook_id_of(pid)
+            if hook_id is None or not hook_id.startswith(self.instance + ":"):
+                continue  # not a hook's: never ours to touch
+            if hook_id in live_ids:
+                continue  # a running hook's helper: dealt with when that hook ends
+            killed += _kill_tree(pid)
+            self._to_reap.add(pid)
+        if killed:
+            self.escapees_killed += killed
+            log.info("escapees_killed", processes=killed)
+        return killed
+
+    def _reap(self) -> None:
+        for pid in list(self._to_reap):
+            try:
+                done, _status = os.waitpid(pid, os.WNOHANG)
+            except ChildProcessError:
+                done = pid  # reaped elsewhere or not our child any more
+            if done:
+                self._to_reap.discard(pid)
+
+    def _tell(self, line: str) -> None:
+        watchdog = self._watchdog
+        if watchdog is None or watchdog.stdin is None:
+            return
+        try:
+            watchdog.stdin.write(line.encode() + b"\n")
+            watchdog.stdin.flush()
+        except OSError as exc:
+            log.warning("watchdog_lost", error=str(exc))
+            self._watchdog = None
+
+
+def _start_watchdog(instance: str) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [sys.executable, "-I", "-S", str(_WATCHDOG), instance],
+        stdin=subprocess.PIPE,
+        start_new_session=True,  # a Ctrl-C in the daemon's terminal must not end it
+    )
+
+
+def _set_subreaper(on: bool) -> bool:
+    if not sys.platform.startswith("linux"):
+        return False
+    libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
+    if libc.prctl(PR_SET_CHILD_SUBREAPER, int(on), 0, 0, 0) != 0:
+        log.warning("subreaper_unavailable", errno=ctypes.get_errno())
+        return False
+    return on
+
+
+def _children(pid: int) -> list[int]:
+    """The children of every thread of ``pid`` (Linux ``/proc``; empty elsewhere)."""
+    found: list[int] = []
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return found
+    for task in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{task}/children", "rb") as listing:
+                found += [int(child) for child in listing.read().split()]
+        except OSError:
+            continue
+    return found
+
+
+def _is_zombie(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            fields = stat.read().rsplit(b")", 1)[-1].split()
+    except OSError:
+        return False
+    return bool(fields) and fields[0] == b"Z"
+
+
+def _hook_id_of(pid: int) -> str | None:
+    prefix = HOOK_ID_ENV.encode() + b"="
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as environ:
+            entries = environ.read().split(b"\0")
+    except OSError:
+        return None
+    for entry in entries:
+        if entry.startswith(prefix):
+            return entry[len(prefix) :].decode(errors="replace")
+    return None
+
+
+def _kill_tree(pid: int) -> int:
+    """SIGKILL ``pid``, its process group and every descendant; how many were signalled."""
+    tree = [pid]
+    index = 0
+    while index < len(tree):
+        tree += _children(tree[index])
+        index += 1
+    own_group = os.getpgrp()
+    for member in tree:
+        try:
+            group = os.getpgid(member)
+            if group != own_group:
+                os.killpg(group, signal.SIGKILL)
+        except OSError:
+            pass
+        with suppress(OSError):
+            os.kill(member, signal.SIGKILL)
+    return len(tree)
