@@ -33,8 +33,9 @@ from .registry.watcher import Watcher
 from .runner.background import BackgroundHooks
 from .runner.custody import Custody
 from .server.connection import Connection
-from .server.listener import BoundSocket, bind_unix, peer_uid
+from .server.listener import BoundSocket, bind_unix
 from .server.methods import METHODS
+from .server.peer import caller_of
 from .settings import Settings
 from .stats import Stats
 
@@ -181,12 +182,13 @@ async def _accept(
                 )
                 await trio.sleep(0.1)
                 continue
-            uid = peer_uid(stream)
+            caller = caller_of(stream, daemon.custody)
+            uid = caller.uid
             if uid is not None and uid not in (my_uid, 0):
                 log.warning("peer_refused", uid=uid)
                 await stream.aclose()
                 continue
-            connections.start_soon(Connection(stream, daemon, uid).serve)
+            connections.start_soon(Connection(stream, daemon, uid, caller).serve)
 
 
 async def _stop(daemon: Daemon, bound: BoundSocket, connections: trio.Nursery) -> None:

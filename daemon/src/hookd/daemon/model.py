@@ -136,6 +136,8 @@ class FireRequest:
     extra_hook_dirs: tuple[str, ...] = ()
     """Hook folders named by the client for this fire (the Cline SDK's ``--hooks-dir``)."""
     fire_id: int | str | None = None
+    depth: int = 0
+    """How deeply this fire is nested in hooks: 0 from an agent, 1 from one of its hooks."""
     """The fire's JSON-RPC id, so a client with several fires open can route the
     ``hook/run`` requests of each."""
 

@@ -66,6 +66,9 @@ class Settings:
     raise_fd_limit: bool = True
     """Raise the soft open-files limit to the hard limit at start (hooks keep the
     inherited one)."""
+    max_fire_depth: int = 3
+    """A fire made from inside a hook is nested one deeper than the fire that ran the
+    hook; past this depth it is refused (a hook firing its own event would recurse)."""
     log_level: str = "info"
     log_json: bool | None = None
     """None: JSON lines unless stderr is a terminal."""

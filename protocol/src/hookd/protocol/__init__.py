@@ -9,11 +9,13 @@ from ._address import default_socket_path as default_socket_path
 from ._address import runtime_dir as runtime_dir
 from ._errors import BUSY as BUSY
 from ._errors import ERROR_NAMES as ERROR_NAMES
+from ._errors import FIRE_TOO_DEEP as FIRE_TOO_DEEP
 from ._errors import INTERNAL_ERROR as INTERNAL_ERROR
 from ._errors import INVALID_PARAMS as INVALID_PARAMS
 from ._errors import INVALID_REQUEST as INVALID_REQUEST
 from ._errors import MESSAGE_TOO_LARGE as MESSAGE_TOO_LARGE
 from ._errors import METHOD_NOT_FOUND as METHOD_NOT_FOUND
+from ._errors import NOT_FROM_A_HOOK as NOT_FROM_A_HOOK
 from ._errors import PARSE_ERROR as PARSE_ERROR
 from ._errors import REQUEST_CANCELLED as REQUEST_CANCELLED
 from ._errors import SERVER_CANCELLED as SERVER_CANCELLED
@@ -61,6 +63,7 @@ __all__ = [
     "DISCOVER",
     "ERROR_NAMES",
     "FIRE",
+    "FIRE_TOO_DEEP",
     "HOOKS_LIST",
     "HOOK_ASYNC_RESULT",
     "HOOK_RUN",
@@ -69,6 +72,7 @@ __all__ = [
     "INVALID_REQUEST",
     "MESSAGE_TOO_LARGE",
     "METHOD_NOT_FOUND",
+    "NOT_FROM_A_HOOK",
     "PARSE_ERROR",
     "PROGRESS",
     "REQUEST_CANCELLED",

@@ -21,6 +21,11 @@ MESSAGE_TOO_LARGE = 1001
 """A message exceeded the daemon's size limit and was discarded."""
 BUSY = 1002
 """Too many requests in flight on one connection."""
+NOT_FROM_A_HOOK = 1003
+"""A hook (or a process it started) called a method that stops or reconfigures the
+daemon for every agent; only a person or an agent may."""
+FIRE_TOO_DEEP = 1004
+"""A fire made from inside a hook, nested deeper than the daemon's ``max_fire_depth``."""
 
 ERROR_NAMES: dict[int, str] = {
     PARSE_ERROR: "ParseError",
@@ -32,4 +37,6 @@ ERROR_NAMES: dict[int, str] = {
     SERVER_CANCELLED: "ServerCancelled",
     MESSAGE_TOO_LARGE: "MessageTooLarge",
     BUSY: "Busy",
+    NOT_FROM_A_HOOK: "NotFromAHook",
+    FIRE_TOO_DEEP: "FireTooDeep",
 }

@@ -70,6 +70,7 @@ class Custody:
         self._ids = itertools.count(1)
         self._live: dict[int, str] = {}  # leader pid -> hook id
         self._deadlines: dict[str, float] = {}  # hook id -> when its leftovers must go
+        self._depth: dict[str, int] = {}  # hook id -> nesting depth of its fire
         self.waiting = 0
         self.escapees_killed = 0
         self.subreaper = False
@@ -130,8 +131,24 @@ class Custody:
         }
 
     # one hook process -----------------------------------------------------------------
-    def new_id(self) -> str:
-        return f"{self.instance}:{next(self._ids)}"
+    def new_id(self, depth: int = 0) -> str:
+        """A hook id for a hook of a fire nested ``depth`` deep (0: fired by an agent)."""
+        hook_id = f"{self.instance}:{next(self._ids)}"
+        self._depth[hook_id] = depth
+        return hook_id
+
+    def depth_of(self, hook_id: str | None) -> int | None:
+        """How deeply the fire that ran ``hook_id`` was nested, while that hook (or its
+        detached work) is in custody."""
+        return self._depth.get(hook_id) if hook_id is not None else None
+
+    def leaders(self) -> set[int]:
+        """The process groups of running hooks and of finished hooks' detached work."""
+        return {*self._live, *(pgid for pgid, _deadline in self._detached.values())}
+
+    @property
+    def hook_prefix(self) -> str:
+        return self.instance + ":"
 
     @asynccontextmanager
     async def slot(self, timeout_s: float) -> AsyncIterator[None]:
@@ -173,6 +190,7 @@ class Custody:
             self._wake()
         else:
             self._tell(f"-{pid}")
+            self._depth.pop(hook_id or "", None)
         self.sweep()
         if self._to_reap:
             self._reap()
@@ -188,6 +206,7 @@ class Custody:
         for hook_id, (pgid, deadline) in list(self._detached.items()):
             if deadline <= now:
                 del self._detached[hook_id]
+                self._depth.pop(hook_id, None)
                 with suppress(OSError):
                     os.killpg(pgid, signal.SIGKILL)
                 self._tell(f"-{pgid}")

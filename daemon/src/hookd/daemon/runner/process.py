@@ -85,6 +85,7 @@ async def run_hook_process(
     env: Mapping[str, str],
     limits: ProcessLimits,
     custody: Custody | None = None,
+    depth: int = 0,
 ) -> ProcessOutcome:
     """Run ``argv`` to completion under ``limits`` and describe what happened.
 
@@ -94,13 +95,13 @@ async def run_hook_process(
     """
     started = time.perf_counter()
     if custody is None:
-        return await _start(argv, stdin, cwd, dict(env), limits, started, None)
+        return await _start(argv, stdin, cwd, dict(env), limits, started, None, depth)
     try:
         async with custody.slot(limits.timeout_s):
             waited = time.perf_counter() - started
             if waited > 0.001:
                 limits = replace(limits, timeout_s=max(0.0, limits.timeout_s - waited))
-            return await _start(argv, stdin, cwd, dict(env), limits, started, custody)
+            return await _start(argv, stdin, cwd, dict(env), limits, started, custody, depth)
     except QueueTimeout as exc:
         return ProcessOutcome(
             None, b"", b"", _ms_since(started), spawn_error=str(exc), never_ran=True
@@ -115,10 +116,11 @@ async def _start(
     limits: ProcessLimits,
     started: float,
     custody: Custody | None,
+    depth: int,
 ) -> ProcessOutcome:
     hook_id = None
     if custody is not None:
-        hook_id = env[HOOK_ID_ENV] = custody.new_id()
+        hook_id = env[HOOK_ID_ENV] = custody.new_id(depth)
     try:
         process = await trio.lowlevel.open_process(
             list(argv),

@@ -121,7 +121,10 @@ async def run_hook(
         outcome = prepared
     else:
         outcome = await _guarded(
-            spec, run_handler(prepared, limits, ask_client, request.client_handlers, custody)
+            spec,
+            run_handler(
+                prepared, limits, ask_client, request.client_handlers, custody, request.depth
+            ),
         )
     if outcome.never_ran:
         return outcome, never_ran_verdict(module, spec, request, outcome, never_ran)
@@ -197,6 +200,7 @@ async def run_handler(
     ask_client: AskClient | None = None,
     offered: frozenset[str] = frozenset(),
     custody: Custody | None = None,
+    depth: int = 0,
 ) -> ProcessOutcome:
     """Run one prepared hook: a process, an HTTP request, or a request to the client."""
     if isinstance(prepared, HttpLaunch):
@@ -209,13 +213,15 @@ async def run_handler(
         )
     if isinstance(prepared, ClientLaunch):
         return await run_on_client(prepared, ask_client, offered, timeout_s=limits.timeout_s)
-    return await _spawn(prepared, limits, custody)
+    return await _spawn(prepared, limits, custody, depth)
 
 
-async def _spawn(launch: Launch, limits: ProcessLimits, custody: Custody | None) -> ProcessOutcome:
+async def _spawn(
+    launch: Launch, limits: ProcessLimits, custody: Custody | None, depth: int
+) -> ProcessOutcome:
     outcome = await run_hook_process(
         launch.argv, stdin=launch.stdin, cwd=launch.cwd, env=launch.env, limits=limits,
-        custody=custody,
+        custody=custody, depth=depth,
     )  # fmt: skip
     if outcome.spawn_errno == errno.ENOEXEC and launch.argv[0] != "/bin/sh":
         # No shebang: run it as a shell script, as a shell (and so Cline) would.
@@ -226,6 +232,7 @@ async def _spawn(launch: Launch, limits: ProcessLimits, custody: Custody | None)
             env=launch.env,
             limits=limits,
             custody=custody,
+            depth=depth,
         )
     return outcome
 

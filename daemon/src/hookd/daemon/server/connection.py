@@ -55,6 +55,7 @@ from hookd.protocol import request as request_message
 from ..runner.client_handler import ClientCallFailed
 from .context import RequestContext, Services
 from .dispatch import dispatch_request
+from .peer import Caller
 
 log = structlog.get_logger("hookd.connection")
 MAX_UNSENT_BYTES = 64 * 1024 * 1024
@@ -87,10 +88,19 @@ class _Request:
 class Connection:
     """Serves one accepted stream until the client leaves or the daemon stops."""
 
-    def __init__(self, stream: trio.SocketStream, services: Services, peer_uid: int | None) -> None:
+    def __init__(
+        self,
+        stream: trio.SocketStream,
+        services: Services,
+        peer_uid: int | None,
+        caller: Caller | None = None,
+    ) -> None:
         self.stream = stream
         self.services = services
         self.peer_uid = peer_uid
+        self.caller = caller if caller is not None else Caller(None, peer_uid)
+        """Who connected: a process inside one of the daemon's hooks may fire (nested, up
+        to ``max_fire_depth``) but not stop or reconfigure the daemon."""
         self.decoder = MessageDecoder(services.settings.max_message_bytes)
         self._outbox_send, self._outbox_receive = trio.open_memory_channel[bytes](math.inf)
         self._unsent_bytes = 0

@@ -4,14 +4,17 @@
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from typing import Any
 
 from hookd.protocol import (
     DISCOVER,
     FIRE,
+    FIRE_TOO_DEEP,
     HOOK_ASYNC_RESULT,
     HOOKS_LIST,
     INVALID_PARAMS,
+    NOT_FROM_A_HOOK,
     PROGRESS,
     ROOTS_ADD,
     ROOTS_REMOVE,
@@ -57,6 +60,7 @@ async def fire_method(
         request = parse_fire(params, services.settings, ctx.request_id)
     except InvalidFire as exc:
         raise JsonRpcError(INVALID_PARAMS, "Invalid params", str(exc)) from None
+    request = replace(request, depth=_nesting(ctx))
     services.add_roots(request.roots)
     connection = ctx.connection
     notify = None
@@ -92,18 +96,21 @@ async def hooks_list_method(ctx: RequestContext, roots: Any = None) -> Any:
 
 async def roots_add_method(ctx: RequestContext, roots: Any) -> Any:
     """Register workspace roots ahead of any fire, so their hooks are watched and warm."""
+    _not_from_a_hook(ctx, "roots/add")
     ctx.services.add_roots(_checked_roots(roots))
     return Success({"roots": ctx.services.registry.roots})
 
 
 async def roots_remove_method(ctx: RequestContext, roots: Any) -> Any:
     """Forget workspace roots (their hooks are no longer listed or watched)."""
+    _not_from_a_hook(ctx, "roots/remove")
     ctx.services.remove_roots(_checked_roots(roots))
     return Success({"roots": ctx.services.registry.roots})
 
 
 async def shutdown_method(ctx: RequestContext) -> Any:
     """Stop the daemon: in-flight fires are cancelled and answered, hooks are killed."""
+    _not_from_a_hook(ctx, "shutdown")
     ctx.services.request_shutdown("shutdown requested over RPC")
     return Success({"stopping": True, "pid": os.getpid()})
 
@@ -111,6 +118,38 @@ async def shutdown_method(ctx: RequestContext) -> Any:
 async def discover_method(ctx: RequestContext) -> Any:
     """The OpenRPC document describing this protocol."""
     return Success(load_openrpc())
+
+
+def _nesting(ctx: RequestContext) -> int:
+    """How deeply a fire is nested in hooks (0: an agent's); -1004 past the cap."""
+    caller = ctx.connection.caller
+    if not caller.inside_hook:
+        return 0
+    services = ctx.services
+    custody = services.custody
+    parent = custody.depth_of(caller.hook_id) if custody is not None else None
+    depth = (parent or 0) + 1
+    limit = services.settings.max_fire_depth
+    if depth > limit:
+        raise JsonRpcError(
+            FIRE_TOO_DEEP,
+            "Fire too deep",
+            f"this fire comes from inside a hook, nested {depth} deep; hookd allows "
+            f"{limit} (max_fire_depth). A hook that fires its own event would recurse "
+            "forever: fire a different event, or raise max_fire_depth in hookd's config",
+        )
+    return depth
+
+
+def _not_from_a_hook(ctx: RequestContext, method: str) -> None:
+    if ctx.connection.caller.inside_hook:
+        raise JsonRpcError(
+            NOT_FROM_A_HOOK,
+            "A hook may not call this method",
+            f"{method} was called from inside a hook (process {ctx.connection.caller.pid}); "
+            "it would stop or reconfigure hookd for every agent. Run it yourself, "
+            "outside any hook",
+        )
 
 
 def _checked_roots(roots: Any) -> list[str]:
