@@ -15,6 +15,7 @@
  *   their hooks), fails what was in flight and leaves no timer or handle behind.
  */
 import * as net from "node:net";
+import { Writable } from "node:stream";
 import {
   CancellationReceiverStrategy,
   CancellationSenderStrategy,
@@ -425,7 +426,7 @@ export class HookdClient {
         },
       },
     });
-    const connection = createMessageConnection(reader, new StreamMessageWriter(socket), logger, {
+    const connection = createMessageConnection(reader, new StreamMessageWriter(new FrameWriter(socket)), logger, {
       cancellationStrategy: { sender, receiver: CancellationReceiverStrategy.Message },
       messageStrategy: {
         handleMessage: (message, next) => {
@@ -665,6 +666,36 @@ export class FireCall implements AsyncIterable<ProgressValue> {
       await new Promise<void>((resolve) => (this.wake = resolve));
       this.wake = undefined;
     }
+  }
+}
+
+/**
+ * What vscode-jsonrpc's writer writes to: it writes a message's header, waits for it to
+ * be flushed, then writes the body. Sent like that, every request costs the daemon two
+ * reads (and a wake-up) per message; this joins each header to its body into one socket
+ * write. Writes are strictly sequential (the writer holds a lock per message).
+ */
+class FrameWriter extends Writable {
+  private header: Buffer | undefined;
+
+  constructor(private readonly socket: net.Socket) {
+    super();
+    this.on("error", () => undefined); // reported through the write's own callback
+  }
+
+  override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
+    if (this.header === undefined && chunk.length < 256 && chunk.toString("latin1").endsWith("\r\n\r\n")) {
+      this.header = chunk;
+      callback();
+      return;
+    }
+    const data = this.header ? Buffer.concat([this.header, chunk]) : chunk;
+    this.header = undefined;
+    if (this.socket.destroyed || !this.socket.writable) {
+      callback(new Error("the connection to hookd is closed"));
+      return;
+    }
+    this.socket.write(data, (error) => callback(error ?? null));
   }
 }
 

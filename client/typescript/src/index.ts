@@ -25,5 +25,6 @@ export {
   RequestCancelled,
   type HookdErrorKind,
 } from "./errors";
+export type { CancellationToken } from "vscode-jsonrpc/node";
 export { defaultSocketPath, runtimeDir, SOCKET_ENV } from "./address";
 export * from "./generated/protocol";
