@@ -10,6 +10,7 @@ import {
   HookdClientError,
   RemoteError,
   RequestCancelled,
+  type AsyncResult,
   type HookRunParams,
   type ProgressValue,
 } from "../src/index";
@@ -256,6 +257,30 @@ describe("fire", () => {
 
     assert.equal(cancelledByDaemon, true);
     assert.equal(result.hooks[0]?.timedOut, true);
+  });
+
+  test("hook/asyncResult: a background hook's result reaches onAsyncResult listeners", async () => {
+    const root = scratch.root("async");
+    writeJson(
+      path.join(root, ".claude", "settings.json"),
+      claudeSettings("PostToolUse", [command(`echo '{"systemMessage": "background done"}'`, { async: true })]),
+    );
+    const seen: AsyncResult[] = [];
+    const listening = client.onAsyncResult((result) => seen.push(result));
+    try {
+      const result = await client.fire({
+        agent: "claude",
+        event: "PostToolUse",
+        workspaceRoots: [root],
+        payload: { session_id: "async-1", tool_name: "Bash", tool_input: { command: "ls" }, tool_response: {} },
+      });
+      const started = result.asyncStarted[0];
+      assert.ok(started, JSON.stringify(result));
+      await waitUntil(() => seen.some((item) => item.id === started.id), "the background hook's result");
+      assert.equal(seen.find((item) => item.id === started.id)?.systemMessage, "background done");
+    } finally {
+      listening.dispose();
+    }
   });
 
   test("32 concurrent fires on one connection: every answer and every progress value reaches its own caller", async () => {
