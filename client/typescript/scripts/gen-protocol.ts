@@ -1,0 +1,223 @@
+/**
+ * Generates `src/generated/protocol.ts` (the wire types of the client) from the OpenRPC
+ * document that hookd's `rpc.discover` serves (the same file as
+ * `protocol/src/hookd/protocol/openrpc.json`).
+ *
+ *   node dist/scripts/gen-protocol.js [--check] [DOCUMENT.json]
+ *
+ * Without a path, reads ../../protocol/src/hookd/protocol/openrpc.json. `--check` compares
+ * instead of writing and exits 1 when the checked-in file is stale. `test/openrpc.test.ts`
+ * does the same comparison against a live daemon's `rpc.discover`.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import * as path from "node:path";
+
+type Schema = { [key: string]: unknown };
+
+interface Param {
+  name: string;
+  description?: string;
+  required?: boolean;
+  schema: Schema;
+}
+
+interface Method {
+  name: string;
+  summary?: string;
+  description?: string;
+  params: Param[];
+  result?: { name: string; description?: string; schema: Schema };
+  "x-messageDirection"?: string;
+}
+
+export interface OpenRpcDocument {
+  openrpc: string;
+  info: { title: string; version: string };
+  methods: Method[];
+  components: { schemas: { [name: string]: Schema }; errors: { [name: string]: { code: number; message: string } } };
+}
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+function doc(text: string | undefined, indent: string): string {
+  if (!text) return "";
+  const lines = text.replace(/\*\//g, "*\\/").split("\n");
+  if (lines.length === 1) return `${indent}/** ${lines[0]} */\n`;
+  return `${indent}/**\n${lines.map((line) => `${indent} *${line ? " " + line : ""}`).join("\n")}\n${indent} */\n`;
+}
+
+function pascal(method: string): string {
+  return method
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((part) => part[0]!.toUpperCase() + part.slice(1))
+    .join("");
+}
+
+function refName(ref: string): string {
+  const prefix = "#/components/schemas/";
+  if (!ref.startsWith(prefix)) throw new Error(`unsupported $ref ${ref}`);
+  return ref.slice(prefix.length);
+}
+
+function union(parts: string[]): string {
+  const unique = [...new Set(parts)];
+  return unique.length === 1 ? unique[0]! : unique.map((p) => (p.includes("&") ? `(${p})` : p)).join(" | ");
+}
+
+function typeOf(schema: Schema, indent: string): string {
+  if (typeof schema.$ref === "string") return refName(schema.$ref);
+  if ("const" in schema) return JSON.stringify(schema.const);
+  if (Array.isArray(schema.enum)) return union(schema.enum.map((v) => JSON.stringify(v)));
+  for (const key of ["anyOf", "oneOf"] as const) {
+    const parts = schema[key];
+    if (Array.isArray(parts)) return union(parts.map((s) => typeOf(s as Schema, indent)));
+  }
+  if (Array.isArray(schema.allOf)) {
+    return schema.allOf.map((s) => {
+      const t = typeOf(s as Schema, indent);
+      return t.includes("|") ? `(${t})` : t;
+    }).join(" & ");
+  }
+  const type = schema.type;
+  if (Array.isArray(type)) return union(type.map((t) => typeOf({ ...schema, type: t }, indent)));
+  switch (type) {
+    case "string":
+      return "string";
+    case "integer":
+    case "number":
+      return "number";
+    case "boolean":
+      return "boolean";
+    case "null":
+      return "null";
+    case "array": {
+      const items = schema.items ? typeOf(schema.items as Schema, indent) : "JsonValue";
+      return /^[A-Za-z0-9_]+$/.test(items) ? `${items}[]` : `Array<${items}>`;
+    }
+    case "object":
+    case undefined:
+      if (schema.properties) return objectType(schema, indent);
+      if (schema.additionalProperties && typeof schema.additionalProperties === "object") {
+        return `{ [key: string]: ${typeOf(schema.additionalProperties as Schema, indent)} }`;
+      }
+      return type === "object" ? "JsonObject" : "JsonValue";
+    default:
+      throw new Error(`unsupported schema type ${JSON.stringify(type)}`);
+  }
+}
+
+function objectType(schema: Schema, indent: string): string {
+  const properties = schema.properties as { [name: string]: Schema };
+  const required = new Set((schema.required as string[] | undefined) ?? []);
+  const inner = indent + "  ";
+  const lines = Object.entries(properties).map(([name, sub]) => {
+    const key = IDENTIFIER.test(name) ? name : JSON.stringify(name);
+    const optional = required.has(name) ? "" : "?";
+    return `${doc(sub.description as string | undefined, inner)}${inner}${key}${optional}: ${typeOf(sub, inner)};\n`;
+  });
+  return `{\n${lines.join("")}${indent}}`;
+}
+
+function paramsType(method: Method): string {
+  if (method.params.length === 0) return "Record<string, never>";
+  const schema: Schema = {
+    type: "object",
+    properties: Object.fromEntries(
+      method.params.map((p) => [p.name, { ...p.schema, description: p.description ?? p.schema.description }]),
+    ),
+    required: method.params.filter((p) => p.required).map((p) => p.name),
+  };
+  return objectType(schema, "");
+}
+
+export function generate(document: OpenRpcDocument): string {
+  const out: string[] = [];
+  out.push(
+    "// Generated by scripts/gen-protocol.ts from the OpenRPC document that hookd's\n" +
+      "// `rpc.discover` serves (protocol/src/hookd/protocol/openrpc.json). Do not edit:\n" +
+      "// run `npm run generate`. test/openrpc.test.ts fails when this file and a live\n" +
+      "// daemon's document drift apart.\n\n",
+  );
+  out.push(`/** The OpenRPC \`info.version\` these types were generated from. */\n`);
+  out.push(`export const PROTOCOL_VERSION = ${JSON.stringify(document.info.version)};\n\n`);
+  out.push("/** Any JSON value. */\n");
+  out.push("export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };\n");
+  out.push("/** A JSON object. */\n");
+  out.push("export type JsonObject = { [key: string]: JsonValue };\n\n");
+
+  for (const [name, schema] of Object.entries(document.components.schemas)) {
+    out.push(doc(schema.description as string | undefined, ""));
+    const body = typeOf({ ...schema }, "");
+    if (body.startsWith("{\n")) out.push(`export interface ${name} ${body}\n\n`);
+    else out.push(`export type ${name} = ${body};\n\n`);
+  }
+
+  const requests: string[] = [];
+  const clientNotifications: string[] = [];
+  const serverRequests: string[] = [];
+  const serverNotifications: string[] = [];
+  for (const method of document.methods) {
+    const base = pascal(method.name);
+    const summary = [method.summary, method.description].filter(Boolean).join("\n\n");
+    out.push(doc(`Params of \`${method.name}\`: ${summary}`, ""));
+    const params = paramsType(method);
+    if (params.startsWith("{\n")) out.push(`export interface ${base}Params ${params}\n\n`);
+    else out.push(`export type ${base}Params = ${params};\n\n`);
+    let result = "void";
+    if (method.result) {
+      const schema = method.result.schema;
+      if (typeof schema.$ref === "string") result = refName(schema.$ref);
+      else {
+        out.push(doc(method.result.description ?? `Result of \`${method.name}\`.`, ""));
+        out.push(`export type ${base}Result = ${typeOf(schema, "")};\n\n`);
+        result = `${base}Result`;
+      }
+    }
+    const entry = `  ${JSON.stringify(method.name)}: { params: ${base}Params; result: ${result} };\n`;
+    const toServer = method["x-messageDirection"] !== "serverToClient";
+    if (method.result) (toServer ? requests : serverRequests).push(entry);
+    else (toServer ? clientNotifications : serverNotifications).push(entry);
+  }
+  out.push("/** Requests a client sends (method name -> params and result). */\n");
+  out.push(`export interface ClientRequests {\n${requests.join("")}}\n\n`);
+  out.push("/** Notifications a client sends. */\n");
+  out.push(`export interface ClientNotifications {\n${clientNotifications.join("")}}\n\n`);
+  out.push("/** Requests the daemon sends to the client that fired. */\n");
+  out.push(`export interface ServerRequests {\n${serverRequests.join("")}}\n\n`);
+  out.push("/** Notifications the daemon sends. */\n");
+  out.push(`export interface ServerNotifications {\n${serverNotifications.join("")}}\n\n`);
+
+  out.push("/** Error codes of the protocol (`components.errors`). */\n");
+  out.push("export const ErrorCodes = {\n");
+  for (const [name, error] of Object.entries(document.components.errors)) {
+    out.push(`  ${name}: ${error.code},\n`);
+  }
+  out.push("} as const;\n");
+  return out.join("");
+}
+
+export const GENERATED_PATH = path.join(__dirname, "..", "..", "src", "generated", "protocol.ts");
+export const DEFAULT_DOCUMENT = path.join(
+  __dirname, "..", "..", "..", "..", "protocol", "src", "hookd", "protocol", "openrpc.json",
+);
+
+function main(argv: string[]): number {
+  const check = argv.includes("--check");
+  const source = argv.find((arg) => !arg.startsWith("--")) ?? DEFAULT_DOCUMENT;
+  const text = generate(JSON.parse(readFileSync(source, "utf8")) as OpenRpcDocument);
+  if (check) {
+    if (readFileSync(GENERATED_PATH, "utf8") !== text) {
+      process.stderr.write(
+        `${GENERATED_PATH} is stale against ${source}: run 'npm run generate' and review the diff\n`,
+      );
+      return 1;
+    }
+    return 0;
+  }
+  writeFileSync(GENERATED_PATH, text);
+  process.stdout.write(`wrote ${GENERATED_PATH} from ${source}\n`);
+  return 0;
+}
+
+if (require.main === module) process.exitCode = main(process.argv.slice(2));
