@@ -301,8 +301,21 @@ export interface Status {
     batches: number;
     /** Times the file watcher was restarted. */
     restarts: number;
+    /** Watcher errors so far (out of file descriptors or inotify watches, a vanished folder, ...). None is fatal: each is logged and the watch retried with backoff; fires stay correct meanwhile (each fire stats its own sources). */
+    errors: number;
+    /** False from a watcher error until a watch is established again. */
+    healthy: boolean;
+    lastError: string | null;
   };
   hookStats: HookStat[];
+  /** Hook processes in hookd's custody (max_hook_processes): running, waiting for a slot, detached (work a finished hook left running, killed at that hook's timeout), the cap, and escapees (processes that left their hook's process group) killed so far. */
+  processes: {
+    running: number;
+    detached: number;
+    waiting: number;
+    max: number;
+    escapeesKilled: number;
+  };
 }
 
 /** Every workspace root the daemon knows after the call. */
@@ -530,4 +543,6 @@ export const ErrorCodes = {
   ServerCancelled: -32802,
   MessageTooLarge: 1001,
   Busy: 1002,
+  NotFromAHook: 1003,
+  FireTooDeep: 1004,
 } as const;
