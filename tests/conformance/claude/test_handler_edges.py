@@ -134,6 +134,7 @@ async def test_stdin_is_written_as_json_stringify_writes_it(claude: Claude) -> N
     raw = out.read_bytes().decode("utf-8")
     assert '"tool_name":"Bash"' in raw
     assert '"command":"résumé"' in raw
+    assert raw.endswith("}\n")  # one newline after the JSON, as Claude Code 2.1.328 writes
 
 
 async def test_env_file_is_reported_only_when_a_command_hook_got_one(claude: Claude) -> None:

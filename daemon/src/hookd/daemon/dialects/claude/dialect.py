@@ -425,7 +425,9 @@ def prepare(spec: HookSpec, request: FireRequest, base_env: Mapping[str, str]) -
     else:
         argv = tuple(_substitute(part, env) for part in spec.argv)
     cwd = claude_output.hook_cwd(request)
-    return Launch(argv=argv, stdin=to_json_bytes(payload), cwd=cwd, env=env)
+    # Claude Code 2.1.328 ends the JSON with a newline (seen by its own hooks, byte for
+    # byte: tests/agents/claude); the v2.1.240 reference does not say.
+    return Launch(argv=argv, stdin=to_json_bytes(payload) + b"\n", cwd=cwd, env=env)
 
 
 def shell_form(command: str, shell: str | None, env: Mapping[str, str]) -> tuple[str, ...]:
