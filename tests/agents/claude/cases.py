@@ -20,6 +20,8 @@ class Hook:
     stderr: str = ""
     fields: dict[str, Any] = field(default_factory=dict)
     matcher: str | None = None
+    sleep: float = 0
+    """Seconds before it answers (to pass a ``timeout``)."""
 
 
 def out(obj: Any) -> str:
@@ -40,6 +42,8 @@ class Case:
     hooks: tuple[Hook, ...]
     event: str = "PreToolUse"
     matcher: str | None = "Bash"
+    extra_settings: dict[str, Any] = field(default_factory=dict)
+    """Merged into the project's settings.json (other keys, other events)."""
     xfail: str | None = None
 
 
@@ -164,4 +168,159 @@ CASES = [
         event="Stop",
         matcher=None,
     ),
+    # -- output validation and odd answers ----------------------------------------------
+    Case(
+        "pre-deny-reason-wrong-type",
+        "a reason of the wrong type: the output fails the schema",
+        (
+            Hook(
+                "a",
+                stdout=out(
+                    {
+                        "hookSpecificOutput": {
+                            "hookEventName": "PreToolUse",
+                            "permissionDecision": "deny",
+                            "permissionDecisionReason": 5,
+                        }
+                    }
+                ),
+            ),
+        ),
+    ),
+    Case(
+        "pre-decision-unknown",
+        "permissionDecision outside allow/deny/ask/defer",
+        (Hook("a", stdout=pre("maybe", "unsure")),),
+    ),
+    Case(
+        "pre-continue-wrong-type",
+        "continue as a string",
+        (Hook("a", stdout=out({"continue": "no", "stopReason": "x"})),),
+    ),
+    Case(
+        "pre-exit2-ignores-json",
+        "exit 2: stdout JSON is ignored, stderr is the reason",
+        (Hook("a", exit=2, stdout=pre("allow"), stderr="exit two wins"),),
+    ),
+    Case("pre-exit2-no-stderr", "exit 2 with nothing on stderr still blocks", (Hook("a", exit=2),)),
+    Case(
+        "pre-ask-in-print-mode",
+        "ask in -p mode with the tool allowed",
+        (Hook("a", stdout=pre("ask", "are you sure")),),
+    ),
+    Case(
+        "pre-two-contexts",
+        "two hooks' contexts both reach the model",
+        (
+            Hook("a", stdout=pre("allow", additionalContext="first note")),
+            Hook("b", stdout=pre("allow", additionalContext="second note")),
+        ),
+    ),
+    Case(
+        "pre-system-message",
+        "systemMessage with allow",
+        (Hook("a", stdout=out({"systemMessage": "heads up", **json.loads(pre("allow"))})),),
+    ),
+    Case(
+        "pre-on-failure-block",
+        "onFailure: block turns a failing hook into a block (2.1.328)",
+        (Hook("a", exit=1, stderr="crashed", fields={"onFailure": "block"}),),
+    ),
+    Case(
+        "pre-on-failure-continue",
+        "onFailure: continue keeps a failure non-blocking",
+        (Hook("a", exit=1, stderr="crashed", fields={"onFailure": "continue"}),),
+    ),
+    Case(
+        "pre-timeout-non-blocking",
+        "a hook past its timeout: the tool runs",
+        (Hook("a", stdout=pre("deny", "too late"), fields={"timeout": 1}, sleep=3),),
+    ),
+    Case(
+        "pre-timeout-on-failure-block",
+        "a timeout with onFailure: block blocks",
+        (Hook("a", fields={"timeout": 1, "onFailure": "block"}, sleep=3),),
+    ),
+    Case(
+        "pre-list-matcher",
+        "a `Write|Bash` matcher matches Bash",
+        (Hook("a", exit=2, stderr="list hit", matcher="Write|Bash"),),
+        matcher=None,
+    ),
+    Case(
+        "pre-case-sensitive-matcher",
+        "`bash` does not match Bash",
+        (Hook("a", exit=2, stderr="never", matcher="bash"),),
+        matcher=None,
+    ),
+    Case(
+        "pre-if-rule-matches",
+        "an `if` rule Bash(touch *) lets the hook run",
+        (Hook("a", exit=2, stderr="if hit", fields={"if": "Bash(touch *)"}),),
+    ),
+    Case(
+        "pre-if-rule-misses",
+        "an `if` rule Bash(rm *) keeps the hook from running",
+        (Hook("a", exit=2, stderr="never", fields={"if": "Bash(rm *)"}),),
+    ),
+    Case(
+        "pre-disable-all-hooks",
+        "disableAllHooks: true in the same file",
+        (Hook("a", exit=2, stderr="never"),),
+        extra_settings={"disableAllHooks": True},
+    ),
+    Case(
+        "pre-unknown-event-in-file",
+        "a settings file naming an event that does not exist",
+        (Hook("a", exit=2, stderr="from a partly broken file"),),
+        extra_settings={
+            "hooks": {"NoSuchEvent": [{"hooks": [{"type": "command", "command": "true"}]}]}
+        },
+    ),
+    Case(
+        "pre-unknown-handler-type",
+        "a handler of an unknown type next to a good one",
+        (Hook("a", exit=2, stderr="good handler"),),
+        extra_settings={"hooks": {"PostToolUse": [{"hooks": [{"type": "nonsense"}]}]}},
+    ),
+    Case(
+        "post-exit1",
+        "PostToolUse exit 1: nothing reaches the model",
+        (Hook("a", exit=1, stderr="meh"),),
+        event="PostToolUse",
+    ),
+    Case(
+        "prompt-exit2",
+        "UserPromptSubmit exit 2 blocks the prompt",
+        (Hook("a", exit=2, stderr="no prompt"),),
+        event="UserPromptSubmit",
+        matcher=None,
+    ),
+    Case(
+        "prompt-json-context",
+        "UserPromptSubmit additionalContext",
+        (
+            Hook(
+                "a",
+                stdout=out(
+                    {
+                        "hookSpecificOutput": {
+                            "hookEventName": "UserPromptSubmit",
+                            "additionalContext": "json prompt ctx",
+                        }
+                    }
+                ),
+            ),
+        ),
+        event="UserPromptSubmit",
+        matcher=None,
+    ),
+    Case(
+        "stop-exit2",
+        "Stop exit 2: the agent goes on with stderr",
+        (Hook("a", exit=2, stderr="not yet"),),
+        event="Stop",
+        matcher=None,
+    ),
+    Case("stop-exit0", "Stop exit 0: the agent stops", (Hook("a"),), event="Stop", matcher=None),
 ]

@@ -29,7 +29,8 @@ def _script(hook_out_var: str, name: str, hook: Any) -> str:
         f'n=$(ls "${hook_out_var}" 2>/dev/null | grep -c "^{name}\\.stdin\\.")\n'
         f'cat > "${hook_out_var}/{name}.stdin.$n"\n'
         '[ "$n" -gt 0 ] && exit 0\n'  # only the first run answers: no endless Stop loops
-        f"printf '%s' {_sh(hook.stdout)}\n"
+        + (f"sleep {hook.sleep}\n" if hook.sleep else "")
+        + f"printf '%s' {_sh(hook.stdout)}\n"
         f"printf '%s' {_sh(hook.stderr)} >&2\n"
         f"exit {hook.exit}\n"
     )
@@ -57,7 +58,9 @@ def _setup(case: Case, root: Path) -> dict[str, Path]:
         groups.append(group)
     settings = places["ws"] / ".claude" / "settings.json"
     settings.parent.mkdir()
-    settings.write_text(json.dumps({"hooks": {case.event: groups}}, indent=2))
+    content: dict[str, Any] = {k: v for k, v in case.extra_settings.items() if k != "hooks"}
+    content["hooks"] = {**case.extra_settings.get("hooks", {}), case.event: groups}
+    settings.write_text(json.dumps(content, indent=2))
     return places
 
 
@@ -116,7 +119,18 @@ async def _fire_hookd(case: Case, places: dict[str, Path], settings: Settings) -
 
 
 def _text_after_first(requests: list[dict[str, Any]]) -> str:
-    return json.dumps(requests[1:]) if len(requests) > 1 else ""
+    """Every string the model was sent after its first turn, as sent (not JSON-escaped)."""
+    return "\n".join(_strings(requests[1:]))
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    return []
 
 
 def compare(case: Case, agent: dict[str, Any], hookd: dict[str, Any]) -> list[str]:
@@ -150,15 +164,15 @@ def compare(case: Case, agent: dict[str, Any], hookd: dict[str, Any]) -> list[st
         if (
             hookd["context"]
             and reached
-            and hookd["context"] not in json.dumps(agent["requests"][0])
+            and hookd["context"] not in "\n".join(_strings(agent["requests"][0]))
         ):
             problems.append(f"hookd's context {hookd['context']!r} is not in the first request")
-    if (
-        hookd["context"]
-        and case.event in ("PreToolUse", "PostToolUse")
-        and hookd["context"] not in later
-    ):
-        problems.append(f"hookd's context {hookd['context']!r} never reached the model")
+    if hookd["context"] and case.event in ("PreToolUse", "PostToolUse"):
+        # hookd joins the hooks' contexts; the agent shows each as it came: every line
+        # of hookd's context must have reached the model.
+        missing = [line for line in hookd["context"].splitlines() if line and line not in later]
+        if missing:
+            problems.append(f"hookd's context lines {missing!r} never reached the model")
     return problems
 
 

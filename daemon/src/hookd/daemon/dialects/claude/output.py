@@ -18,7 +18,11 @@ from ...spill import cap_text, session_directory
 from ..base import first_line, first_root, timeout_error
 from . import rules
 
+NO_STDERR = "No stderr output"
+"""What Claude Code 2.1.328 tells the model for an exit 2 with nothing on stderr."""
 _BOOL_FIELDS = ("continue", "suppressOutput")
+_SPECIFIC_STR_FIELDS = ("hookEventName", "permissionDecisionReason", "additionalContext")
+_SPECIFIC_OBJECT_FIELDS = ("updatedInput",)
 _STR_FIELDS = ("stopReason", "systemMessage", "reason", "decision", "terminalSequence")
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")
 _TERMINAL_SEQUENCE = re.compile(
@@ -44,6 +48,9 @@ def interpret(spec: HookSpec, request: FireRequest, outcome: ProcessOutcome) -> 
 
 
 def _verdict(spec: HookSpec, request: FireRequest, outcome: ProcessOutcome) -> Verdict:
+    blocked = _on_failure_block(spec, request.event, outcome)
+    if blocked is not None:
+        return blocked
     event = request.event
     kind = spec.options.get("type", "command")
     failure = timeout_error(outcome)
@@ -61,6 +68,34 @@ def _verdict(spec: HookSpec, request: FireRequest, outcome: ProcessOutcome) -> V
     if kind == "mcp_tool":
         return _from_mcp_tool(event, request, outcome)
     return from_command(event, request, outcome, lenient=spec.background)
+
+
+def _on_failure_block(spec: HookSpec, event: str, outcome: ProcessOutcome) -> Verdict | None:
+    """Claude Code 2.1.328's ``onFailure: "block"`` (command, http and mcp_tool handlers):
+    a hook that failed (an exit code other than 0 and 2, output that fails validation, a
+    timeout) blocks the guarded action as exit 2 would; not for background hooks, nor on
+    Stop, SubagentStop, TaskCompleted and TeammateIdle. The reason is the agent's."""
+    handler = spec.options.get("handler", {})
+    if (
+        handler.get("onFailure") != "block"
+        or spec.background
+        or event not in rules.ON_FAILURE_EVENTS
+        or spec.options.get("type", "command") not in ("command", "http", "mcp_tool")
+    ):
+        return None
+    rule = 'blocking because onFailure is "block"'
+    if outcome.timed_out:
+        reason = f"timed out; {rule}"
+    elif outcome.spawn_error:
+        reason = f"failed; {rule}\n{outcome.spawn_error}"
+    elif outcome.exit_code not in (0, 2, None):
+        detail = outcome.stderr_text.strip()
+        reason = f"failed; {rule}" + (f"\n{detail}" if detail else "")
+    elif outcome.exit_code == 0 and (invalid := validation_error(outcome.stdout_text)):
+        reason = f"failed; {rule}\nHook JSON output validation failed \u2014 {invalid}"
+    else:
+        return None
+    return Verdict(blocks=True, decision="deny", reason=reason, error=reason)
 
 
 # command hooks -----------------------------------------------------------------------
@@ -115,9 +150,7 @@ def _exit_two(event: str, obj: dict[str, Any] | None, stderr: str) -> Verdict:
         )
     if event in rules.EXIT2_BLOCKS:
         reason = base.reason if base.blocks and base.reason else stderr
-        return replace(
-            base, blocks=True, decision="deny", reason=reason or "blocked by hook (exit code 2)"
-        )
+        return replace(base, blocks=True, decision="deny", reason=reason or NO_STDERR)
     if event in rules.EXIT2_FEEDS_CLAUDE:
         # Stderr is shown to Claude next to the tool result: the effect of a top-level
         # "decision": "block", so it is one (a sibling's block never hides this reason),
@@ -154,9 +187,15 @@ def parse_json(stdout: str, *, lenient: bool = False) -> tuple[dict[str, Any] | 
     if not wrong:
         return obj, None
     if lenient:
-        return {k: v for k, v in obj.items() if k not in wrong}, None
+        kept = {k: v for k, v in obj.items() if k not in wrong}
+        if isinstance(kept.get("hookSpecificOutput"), dict):
+            inner = {n.split(".", 1)[1] for n in wrong if n.startswith("hookSpecificOutput.")}
+            kept["hookSpecificOutput"] = {
+                k: v for k, v in kept["hookSpecificOutput"].items() if k not in inner
+            }
+        return kept, None
     name, expected = next(iter(wrong.items()))
-    return None, f'"{name}" must be {expected}'
+    return None, f'no usable answer: "{name}" must be {expected}'
 
 
 def _wrong_types(obj: dict[str, Any]) -> dict[str, str]:
@@ -167,9 +206,55 @@ def _wrong_types(obj: dict[str, Any]) -> dict[str, str]:
     for name in _STR_FIELDS:
         if name in obj and not isinstance(obj[name], str):
             wrong[name] = "a string"
-    if "hookSpecificOutput" in obj and not isinstance(obj["hookSpecificOutput"], dict):
+    specific = obj.get("hookSpecificOutput")
+    if "hookSpecificOutput" in obj and not isinstance(specific, dict):
         wrong["hookSpecificOutput"] = "an object"
+    elif isinstance(specific, dict):
+        # 2.1.328 validates strictly: a wrongly typed field inside makes the whole output
+        # "no usable answer" (the agent then warns and lets the action go on).
+        for name in _SPECIFIC_STR_FIELDS:
+            if name in specific and not isinstance(specific[name], str):
+                wrong[f"hookSpecificOutput.{name}"] = "a string"
+        for name in _SPECIFIC_OBJECT_FIELDS:
+            if name in specific and not isinstance(specific[name], dict):
+                wrong[f"hookSpecificOutput.{name}"] = "an object"
     return wrong
+
+
+def validation_error(stdout: str) -> str | None:
+    """Why JSON output fails Claude Code's schema, in its words (None: it passes, or it
+    is not JSON output at all)."""
+    text = stdout.lstrip()
+    if not text.startswith("{"):
+        return None
+    try:
+        obj = js_parse(text)
+    except ValueError:
+        return None
+    if not isinstance(obj, dict):
+        return None
+    for name, expected in _wrong_types(obj).items():
+        received = _js_type(_field(obj, name))
+        return f"{name}: expected {expected.split()[-1]}, received {received}"
+    return None
+
+
+def _field(obj: dict[str, Any], dotted: str) -> Any:
+    for part in dotted.split("."):
+        obj = obj[part]
+    return obj
+
+
+def _js_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int | float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "array" if isinstance(value, list) else "object"
 
 
 def from_json(event: str, obj: dict[str, Any]) -> Verdict:

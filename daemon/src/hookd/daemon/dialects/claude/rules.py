@@ -85,6 +85,9 @@ EXIT2_BLOCKS = frozenset(
 )
 """Events where exit code 2 blocks ("Exit code 2 behavior per event")."""
 
+ON_FAILURE_EVENTS = EXIT2_BLOCKS - {"Stop", "SubagentStop", "TaskCompleted", "TeammateIdle"}
+"""Where a handler's ``onFailure: "block"`` (2.1.328) turns a failure into a block."""
+
 EXIT2_FEEDS_CLAUDE = frozenset({"PostToolUse", "PostToolUseFailure"})
 """Exit 2 shows stderr to Claude, but the tool already ran: a block in the sense of
 PostToolUse's ``decision: "block"`` (the reason goes next to the tool result)."""
