@@ -70,6 +70,9 @@ class Daemon:
         self.shutdown_requested = trio.Event()
         self.stopped = trio.Event()
         self.shutdown_reason = ""
+        self.version = hookd_version()
+        """Read once: ``status`` must answer without opening a file (descriptors may be
+        exhausted exactly when someone needs to look)."""
 
     def add_roots(self, roots: Iterable[str]) -> None:
         if self.registry.add_roots(roots):
@@ -88,7 +91,7 @@ class Daemon:
         summary = self.registry.summary()
         return {
             "pid": os.getpid(),
-            "version": hookd_version(),
+            "version": self.version,
             "socket": self.settings.socket_path,
             "uptimeS": round(time.time() - self.stats.started, 1),
             "roots": summary["roots"],
