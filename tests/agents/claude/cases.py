@@ -22,6 +22,8 @@ class Hook:
     matcher: str | None = None
     sleep: float = 0
     """Seconds before it answers (to pass a ``timeout``)."""
+    layers: tuple[str, ...] = ("project",)
+    """The settings files it is declared in: user, project, local."""
 
 
 def out(obj: Any) -> str:
@@ -44,6 +46,8 @@ class Case:
     matcher: str | None = "Bash"
     extra_settings: dict[str, Any] = field(default_factory=dict)
     """Merged into the project's settings.json (other keys, other events)."""
+    layer_settings: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Other keys for the user's or the local settings file."""
     xfail: str | None = None
 
 
@@ -323,4 +327,87 @@ CASES = [
         matcher=None,
     ),
     Case("stop-exit0", "Stop exit 0: the agent stops", (Hook("a"),), event="Stop", matcher=None),
+    # -- settings layers, de-duplication, session events ----------------------------------
+    Case(
+        "layers-user-hook-runs",
+        "a hook in the user's ~/.claude/settings.json",
+        (Hook("a", exit=2, stderr="user says no", layers=("user",)),),
+    ),
+    Case(
+        "layers-local-hook-runs",
+        "a hook in .claude/settings.local.json",
+        (Hook("a", exit=2, stderr="local says no", layers=("local",)),),
+    ),
+    Case(
+        "layers-all-three-run",
+        "hooks from user, project and local all run",
+        (
+            Hook("u", stdout=pre("allow", additionalContext="user ctx"), layers=("user",)),
+            Hook("p", stdout=pre("allow", additionalContext="project ctx")),
+            Hook("l", stdout=pre("allow", additionalContext="local ctx"), layers=("local",)),
+        ),
+    ),
+    Case(
+        "layers-same-handler-twice-runs-once",
+        "the same handler in two files runs once",
+        (Hook("a", stdout=pre("allow", additionalContext="once"), layers=("user", "project")),),
+    ),
+    Case(
+        "layers-local-disables-all",
+        "disableAllHooks in the local file turns project hooks off",
+        (Hook("a", exit=2, stderr="never"),),
+        layer_settings={"local": {"disableAllHooks": True}},
+    ),
+    Case(
+        "layers-user-disable-overridden",
+        "disableAllHooks: true in user, false in project",
+        (Hook("a", exit=2, stderr="still on"),),
+        extra_settings={"disableAllHooks": False},
+        layer_settings={"user": {"disableAllHooks": True}},
+    ),
+    Case(
+        "layers-broken-user-file",
+        "a user settings file that is not JSON: project hooks still run",
+        (Hook("a", exit=2, stderr="project hook"),),
+        layer_settings={"user": {"hooks": "nonsense"}},
+    ),
+    Case(
+        "post-two-contexts",
+        "two PostToolUse contexts both reach the model",
+        (
+            Hook(
+                "a",
+                stdout=out(
+                    {
+                        "hookSpecificOutput": {
+                            "hookEventName": "PostToolUse",
+                            "additionalContext": "post one",
+                        }
+                    }
+                ),
+            ),
+            Hook(
+                "b",
+                stdout=out(
+                    {
+                        "hookSpecificOutput": {
+                            "hookEventName": "PostToolUse",
+                            "additionalContext": "post two",
+                        }
+                    }
+                ),
+            ),
+        ),
+        event="PostToolUse",
+    ),
+    Case(
+        "pre-deny-and-context",
+        "deny with additionalContext",
+        (Hook("a", stdout=pre("deny", "denied", additionalContext="why it matters")),),
+    ),
+    Case(
+        "pre-allow-then-deny",
+        "allow from one hook, deny from another: deny wins",
+        (Hook("a", stdout=pre("allow", "ok")), Hook("b", stdout=pre("deny", "not ok"))),
+    ),
 ]

@@ -44,7 +44,7 @@ def _setup(case: Case, root: Path) -> dict[str, Path]:
     places = {n: root / n for n in ("home", "ws", "hooks", "agent", "hookd", "run")}
     for path in places.values():
         path.mkdir(parents=True)
-    groups: list[dict[str, Any]] = []
+    files: dict[str, list[dict[str, Any]]] = {}
     for hook in case.hooks:
         script = places["hooks"] / f"{hook.name}.sh"
         script.write_text(_script("HOOK_OUT", hook.name, hook).replace("{ws}", str(places["ws"])))
@@ -55,12 +55,23 @@ def _setup(case: Case, root: Path) -> dict[str, Path]:
         matcher = hook.matcher if hook.matcher is not None else case.matcher
         if matcher is not None:
             group["matcher"] = matcher
-        groups.append(group)
-    settings = places["ws"] / ".claude" / "settings.json"
-    settings.parent.mkdir()
-    content: dict[str, Any] = {k: v for k, v in case.extra_settings.items() if k != "hooks"}
-    content["hooks"] = {**case.extra_settings.get("hooks", {}), case.event: groups}
-    settings.write_text(json.dumps(content, indent=2))
+        for layer in hook.layers:
+            files.setdefault(layer, []).append(group)
+    paths = {
+        "user": places["home"] / ".claude" / "settings.json",
+        "project": places["ws"] / ".claude" / "settings.json",
+        "local": places["ws"] / ".claude" / "settings.local.json",
+    }
+    for layer in dict.fromkeys(("project", *files, *case.layer_settings)):
+        path = paths[layer]
+        path.parent.mkdir(exist_ok=True)
+        extra = case.extra_settings if layer == "project" else case.layer_settings.get(layer, {})
+        content: dict[str, Any] = {k: v for k, v in extra.items() if k != "hooks"}
+        hooks = extra.get("hooks", {})
+        content["hooks"] = {**hooks} if isinstance(hooks, dict) else hooks  # may be broken
+        if files.get(layer):
+            content["hooks"][case.event] = files[layer]
+        path.write_text(json.dumps(content, indent=2))
     return places
 
 
