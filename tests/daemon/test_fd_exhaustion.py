@@ -60,7 +60,7 @@ def test_out_of_file_descriptors_never_fails_open_and_never_kills_the_daemon(
 
     assert alive_while_starved
     for result in burst:
-        assert result["blocked"] is True, result  # never "allowed" for want of descriptors
+        assert result["blocked"] is True, (result["warnings"], result["hooks"])  # never "allowed"
     starved = [h["error"] or "" for r in burst for h in r["hooks"]]
     assert any(e.startswith("never ran: ") for e in starved), starved
     assert after["blocked"] is True  # recovered: the hook ran and said no

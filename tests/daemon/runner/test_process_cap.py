@@ -103,3 +103,26 @@ async def test_queued_hooks_run_in_turn_when_slots_free_up(
         running += 1 if line == "start" else -1
         peak = max(peak, running)
     assert peak == 2
+
+
+async def test_a_json_answer_past_every_cap_never_ran_and_blocks(
+    settings: Settings, workspace: Path, tmp_path: Path
+) -> None:
+    """Past json_output_cap_bytes hookd cannot read the answer whole: it never ran, which
+    blocks where hooks guard an action (an allow cut short is not an allow)."""
+    script = tmp_path / "big.py"
+    script.write_text(
+        "import json\nprint(json.dumps({'decision': 'approve', 'pad': 'A' * 3_000_000}))\n"
+    )
+    write_json(workspace / ".claude/settings.json",
+               claude_settings("PreToolUse", command(f"cat >/dev/null; python3 {script}")))  # fmt: skip
+    two_mib = 2 * 1024 * 1024
+    async with trio.open_nursery() as nursery:
+        rpc = await _daemon(nursery, replace(settings, json_output_cap_bytes=two_mib))
+        result = await rpc.fire("claude", "PreToolUse", [str(workspace)], {"tool_name": "Bash"})
+        await rpc.call("shutdown")
+        await rpc.aclose()
+    run = result["hooks"][0]
+    assert run["error"].startswith(f"never ran: its JSON answer was over {two_mib} bytes")
+    assert run["stdoutTruncated"] is True
+    assert result["blocked"] is True

@@ -7,6 +7,7 @@ goes through here: non-blocking open, regular files only, a size cap.
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 
@@ -17,6 +18,14 @@ class UnreadableFile(Exception):
     """The file is not a readable regular file of acceptable size; ``str()`` says why."""
 
 
+class HookdLimitReached(UnreadableFile):
+    """The file could not be opened because hookd itself ran out of file descriptors or
+    memory: not the file's fault, and not "no hooks" (its hooks "never ran")."""
+
+
+HOOKD_LIMIT_ERRNOS = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOMEM})
+
+
 def read_regular_file(path: str, limit: int = MAX_SETTINGS_BYTES) -> bytes:
     """The file's bytes. Raises FileNotFoundError when missing, UnreadableFile otherwise."""
     try:
@@ -24,6 +33,8 @@ def read_regular_file(path: str, limit: int = MAX_SETTINGS_BYTES) -> bytes:
     except FileNotFoundError:
         raise
     except OSError as exc:
+        if exc.errno in HOOKD_LIMIT_ERRNOS:
+            raise HookdLimitReached(f"hookd could not open {path}: {exc.strerror}") from exc
         raise UnreadableFile(f"cannot read {path}: {exc.strerror}") from exc
     try:
         info = os.fstat(fd)

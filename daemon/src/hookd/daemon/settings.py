@@ -32,6 +32,10 @@ class Settings:
     slow_threshold_ms: int = 1000
     output_cap_bytes: int = 1024 * 1024
     """Per stream and per hook; the rest is discarded and the hook report says so."""
+    json_output_cap_bytes: int = 16 * 1024 * 1024
+    """A stdout that starts with ``{`` is read whole up to this size, so a large JSON
+    answer keeps its decision; past it the hook "never ran" (it blocks where hooks guard
+    an action, see ``never_ran``)."""
     max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES
     max_in_flight_per_connection: int = 64
     term_grace_s: float = 0.5

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..jstext import is_positive_finite
 from ..model import HookSpec, Loaded, Source
-from ..safe_read import UnreadableFile, read_regular_file
+from ..safe_read import HookdLimitReached, UnreadableFile, read_regular_file
 
 HandlerFactory = Callable[[Source, str, str | None, Mapping[str, Any], Mapping[str, Any]], HookSpec]
 """(source, event, matcher, handler, group) -> HookSpec; raises ValueError when invalid."""
@@ -25,6 +25,8 @@ def read_json_object(path: str) -> tuple[dict[str, Any] | None, str | None]:
         raw = read_regular_file(path)
     except FileNotFoundError:
         return None, None
+    except HookdLimitReached:
+        raise  # hookd's own limit, not the file's fault: the registry says "never ran"
     except UnreadableFile as exc:
         return None, str(exc)
     if not raw.strip():

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 import trio
@@ -18,7 +18,8 @@ import trio
 from hookd.protocol import FireResult
 
 from ..all_dialects import DIALECTS
-from ..model import FireRequest, HookSpec
+from ..dialects.base import DialectModule
+from ..model import Combined, FireRequest, HookSpec
 from ..registry.registry import Registry
 from ..runner.background import BackgroundHooks, Deliver
 from ..runner.client_handler import AskClient
@@ -79,10 +80,11 @@ async def fire(
     module = DIALECTS[request.dialect]
     switched_off = _switched_off(request, services.settings)
     specs: list[HookSpec]
+    unread: list[str] = []
     if switched_off:
         specs, warnings = [], [switched_off]
     else:
-        specs, warnings = services.registry.hooks_for(request, module)
+        specs, warnings, unread = services.registry.hooks_for(request, module)
     started_async: list[dict[str, Any]] = []
     background = services.background
     if background is not None:
@@ -121,6 +123,8 @@ async def fire(
             with trio.CancelScope(shield=True), trio.move_on_after(CANCELLED_NOTICE_S):
                 await progress.end_cancelled(time.perf_counter() - started)
     combined = module.refine(request, combine(reports, module.POLICY), reports)
+    if unread:
+        combined = _unread_sources(request, module, combined, unread, services.settings)
     runs = [progress.runs[report.index] for report in reports]
     result = fire_result(
         combined,
@@ -135,6 +139,29 @@ async def fire(
     slowest = result["slowest"]
     await progress.end(result, None if slowest is None else specs[slowest["index"]])
     return result
+
+
+def _unread_sources(
+    request: FireRequest,
+    module: DialectModule,
+    combined: Combined,
+    unread: list[str],
+    settings: Settings,
+) -> Combined:
+    """Hook sources hookd could not read because of its own limits: their hooks never ran,
+    which blocks an event that guards an action unless ``never_ran`` is ``"allow"``."""
+    notes = tuple(f"never ran: {why}" for why in unread)
+    if settings.never_ran != "block" or request.event not in module.GUARD_EVENTS:
+        return replace(combined, warnings=(*combined.warnings, *notes))
+    why = "; ".join(unread)
+    reason = f'{why}; blocked because hookd\'s never_ran setting is "block"'
+    return replace(
+        combined,
+        blocked=True,
+        decision="deny",
+        reason=f"{combined.reason}\n{reason}" if combined.reason else reason,
+        warnings=(*combined.warnings, *notes),
+    )
 
 
 def _switched_off(request: FireRequest, settings: Settings) -> str | None:

@@ -27,6 +27,7 @@ import structlog
 from ..dialects.base import DialectModule
 from ..model import Dialect, FireRequest, HookSpec, Loaded, Source
 from ..racy import is_racy
+from ..safe_read import HookdLimitReached
 from ..settings import Settings
 
 log = structlog.get_logger("hookd.registry")
@@ -43,6 +44,7 @@ class SourceState:
     error: str | None = None
     loads: int = 0
     read_at_ns: int = 0
+    hookd_limit: bool = False
 
 
 class Registry:
@@ -147,6 +149,9 @@ class Registry:
         if loaded.error and loaded.error != state.error:
             log.warning("hook_source_error", source=state.source.path, error=loaded.error)
         state.error = loaded.error
+        state.hookd_limit = loaded.hookd_limit
+        if loaded.hookd_limit:
+            state.signature = None  # not the file's fault: read it again next time
         if loaded.unreadable:
             # Keep the last good hooks of this file (a typo must not switch a policy hook
             # off); the error is shown in status. A dialect may narrow what they keep.
@@ -247,8 +252,10 @@ class Registry:
 
     def hooks_for(
         self, request: FireRequest, module: DialectModule
-    ) -> tuple[list[HookSpec], list[str]]:
-        """The hooks one fire runs, in declaration order, plus warnings to report."""
+    ) -> tuple[list[HookSpec], list[str], list[str]]:
+        """The hooks one fire runs, in declaration order, warnings to report, and the
+        sources hookd could not read because of its own limits (their hooks never ran)."""
+        unread: list[str] = []
         name = request.dialect.value
         loaded: list[tuple[Source, Loaded]] = []
         warnings: list[str] = []
@@ -263,15 +270,19 @@ class Registry:
         for source in extra + registered:
             if source.kind == "hookdir":
                 content = _load_event(module, source, request.event)  # errors: the dialect's select
+                if content.hookd_limit and content.error:
+                    unread.append(content.error)
             else:
                 state = self._fresh(source)
                 content = state.loaded
                 if state.error:
                     warnings.append(_error_warning(state))
+                if state.hookd_limit and state.error:
+                    unread.append(state.error)
             loaded.append((source, content))
         specs, selection_warnings = module.select(loaded, request)
         ordered = [replace(spec, order=index) for index, spec in enumerate(specs)]
-        return ordered, warnings + selection_warnings
+        return ordered, warnings + selection_warnings, unread
 
     # views -------------------------------------------------------------------------
     def listing(self) -> dict[str, Any]:
@@ -322,6 +333,8 @@ def _load(module: DialectModule, source: Source) -> Loaded:
     that file's error, never a fire's or the watcher's: the daemon keeps serving."""
     try:
         return module.load(source)
+    except HookdLimitReached as exc:
+        return Loaded(error=str(exc), unreadable=True, hookd_limit=True)
     except Exception as exc:
         log.exception("hook_source_unreadable", source=source.path)
         return Loaded(error=f"{source.path}: hookd could not read it ({exc!r})", unreadable=True)
@@ -331,6 +344,8 @@ def _load_event(module: DialectModule, source: Source, event: str) -> Loaded:
     """One event's hooks of a hook directory, guarded like ``_load``."""
     try:
         found = module.load_event(source, event)
+    except HookdLimitReached as exc:
+        return Loaded(error=str(exc), unreadable=True, hookd_limit=True)
     except Exception as exc:
         log.exception("hook_source_unreadable", source=source.path)
         return Loaded(error=f"{source.path}: hookd could not read it ({exc!r})", unreadable=True)

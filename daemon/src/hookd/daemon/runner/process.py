@@ -51,18 +51,30 @@ class ProcessLimits:
 
     timeout_s: float
     output_cap_bytes: int = 1024 * 1024
+    json_cap_bytes: int = 16 * 1024 * 1024
+    """The cap for a stdout that starts with ``{``: an answer is read whole up to here,
+    so a large JSON decision is never cut (and so never flipped) by the text cap."""
     term_grace_s: float = 0.5
     drain_grace_s: float = 0.1
 
 
 class _CappedBuffer:
-    def __init__(self, cap: int) -> None:
+    def __init__(self, cap: int, json_cap: int | None = None) -> None:
         self.cap = cap
+        self.json_cap = json_cap
+        """When set, the cap becomes this once the output turns out to start with ``{``."""
+        self.starts_with_brace: bool | None = None
         self.chunks: list[bytes | bytearray] = []
         self.size = 0
         self.truncated = False
 
     def add(self, data: bytes | bytearray) -> None:
+        if self.starts_with_brace is None:
+            text = bytes(data).lstrip()
+            if text:
+                self.starts_with_brace = text.startswith(b"{")
+                if self.starts_with_brace and self.json_cap is not None:
+                    self.cap = max(self.cap, self.json_cap)
         room = self.cap - self.size
         if room <= 0:
             self.truncated = True
@@ -162,7 +174,7 @@ async def _supervise(
     *,
     kill_leftovers: bool,
 ) -> ProcessOutcome:
-    stdout = _CappedBuffer(limits.output_cap_bytes)
+    stdout = _CappedBuffer(limits.output_cap_bytes, limits.json_cap_bytes)
     stderr = _CappedBuffer(limits.output_cap_bytes)
     state = {"stdin_broken": False, "timed_out": False, "pipes_held_open": False}
     pgid = process.pid  # session leader: its pid is the group id
@@ -199,7 +211,15 @@ async def _supervise(
             if stream is not None:
                 with trio.CancelScope(shield=True):
                     await stream.aclose()
+    too_big = (
+        f"its JSON answer was over {stdout.cap} bytes (json_output_cap_bytes), so hookd "
+        "could not read it whole"
+        if stdout.truncated and stdout.starts_with_brace
+        else None
+    )
     return ProcessOutcome(
+        never_ran=too_big is not None,
+        spawn_error=too_big,
         exit_code=process.returncode,
         stdout=stdout.value(),
         stderr=stderr.value(),

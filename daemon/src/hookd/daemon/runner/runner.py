@@ -189,6 +189,7 @@ def limits_for(settings: Settings, timeout_s: float) -> ProcessLimits:
     return ProcessLimits(
         timeout_s=timeout_s,
         output_cap_bytes=settings.output_cap_bytes,
+        json_cap_bytes=max(settings.json_output_cap_bytes, settings.output_cap_bytes),
         term_grace_s=settings.term_grace_s,
         drain_grace_s=settings.drain_grace_s,
     )
