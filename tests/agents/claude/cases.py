@@ -48,6 +48,8 @@ class Case:
     """Merged into the project's settings.json (other keys, other events)."""
     layer_settings: dict[str, dict[str, Any]] = field(default_factory=dict)
     """Other keys for the user's or the local settings file."""
+    tool_command: str = "touch {ws}/ran"
+    """The Bash command the scripted model asks for."""
     xfail: str | None = None
 
 
@@ -409,5 +411,64 @@ CASES = [
         "pre-allow-then-deny",
         "allow from one hook, deny from another: deny wins",
         (Hook("a", stdout=pre("allow", "ok")), Hook("b", stdout=pre("deny", "not ok"))),
+    ),
+    # -- session events and failures ---------------------------------------------------------
+    Case(
+        "session-start-context",
+        "SessionStart stdout is context for the first turn",
+        (Hook("a", stdout="session start note"),),
+        event="SessionStart",
+        matcher=None,
+    ),
+    Case(
+        "session-start-json-context",
+        "SessionStart additionalContext",
+        (
+            Hook(
+                "a",
+                stdout=out(
+                    {
+                        "hookSpecificOutput": {
+                            "hookEventName": "SessionStart",
+                            "additionalContext": "json start note",
+                        }
+                    }
+                ),
+            ),
+        ),
+        event="SessionStart",
+        matcher=None,
+    ),
+    Case(
+        "post-failure-context",
+        "PostToolUseFailure additionalContext after a failing command",
+        (
+            Hook(
+                "a",
+                stdout=out(
+                    {
+                        "hookSpecificOutput": {
+                            "hookEventName": "PostToolUseFailure",
+                            "additionalContext": "it failed, try x",
+                        }
+                    }
+                ),
+            ),
+        ),
+        event="PostToolUseFailure",
+        tool_command="exit 3",
+    ),
+    Case(
+        "post-failure-not-on-success",
+        "PostToolUseFailure does not run when the tool succeeds",
+        (Hook("a", exit=2, stderr="never"),),
+        event="PostToolUseFailure",
+    ),
+    Case(
+        "session-end-runs",
+        "SessionEnd runs at the end of a -p session",
+        (Hook("a"),),
+        event="SessionEnd",
+        matcher=None,
     ),
 ]

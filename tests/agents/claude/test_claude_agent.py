@@ -76,7 +76,7 @@ def _setup(case: Case, root: Path) -> dict[str, Path]:
 
 
 def _turns(case: Case, ws: Path) -> dict[str, Any]:
-    command = f"touch {ws}/ran"
+    command = case.tool_command.replace("{ws}", str(ws))
     return {case.id: [{"tool": "Bash", "input": {"command": command, "description": "mark"}},
                       {"text": "done"}, {"text": "done again"}]}  # fmt: skip
 
@@ -178,7 +178,12 @@ def compare(case: Case, agent: dict[str, Any], hookd: dict[str, Any]) -> list[st
             and hookd["context"] not in "\n".join(_strings(agent["requests"][0]))
         ):
             problems.append(f"hookd's context {hookd['context']!r} is not in the first request")
-    if hookd["context"] and case.event in ("PreToolUse", "PostToolUse"):
+    if case.event == "SessionStart" and hookd["context"] and agent["requests"]:
+        first = "\n".join(_strings(agent["requests"][0]))
+        missing = [line for line in hookd["context"].splitlines() if line not in first]
+        if missing:
+            problems.append(f"SessionStart context lines {missing!r} not in the first request")
+    if hookd["context"] and case.event in ("PreToolUse", "PostToolUse", "PostToolUseFailure"):
         # hookd joins the hooks' contexts; the agent shows each as it came: every line
         # of hookd's context must have reached the model.
         missing = [line for line in hookd["context"].splitlines() if line and line not in later]
