@@ -8,6 +8,8 @@ from __future__ import annotations
 import os
 import shutil
 import socket
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -19,6 +21,13 @@ from hookd_testing.process_daemon import process_daemon
 LIMIT = 128
 
 pytestmark = pytest.mark.skipif(shutil.which("prlimit") is None, reason="needs util-linux prlimit")
+
+
+def _wait_for(condition: Callable[[], bool], timeout_s: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not condition():
+        assert time.monotonic() < deadline, "condition not met in time"
+        time.sleep(0.02)
 
 
 def _open_fds(pid: int) -> int:
@@ -54,6 +63,7 @@ def test_out_of_file_descriptors_never_fails_open_and_never_kills_the_daemon(
         finally:
             for conn in idle:
                 conn.close()
+        _wait_for(lambda: _open_fds(daemon.pid) < LIMIT // 2)  # it saw the clients leave
         after = client.fire("claude", "PreToolUse", [str(fresh)], {"tool_name": "Bash"})
         status = client.status()
         client.close()
