@@ -186,12 +186,11 @@ async def _accept(
                 await trio.sleep(0.1)
                 continue
             caller = caller_of(stream, daemon.custody)
-            uid = caller.uid
-            if uid is not None and uid not in (my_uid, 0):
-                log.warning("peer_refused", uid=uid)
+            if caller.uid is not None and caller.uid not in (my_uid, 0):
+                log.warning("peer_refused", uid=caller.uid)
                 await stream.aclose()
                 continue
-            connections.start_soon(Connection(stream, daemon, uid, caller).serve)
+            connections.start_soon(Connection(stream, daemon, caller).serve)
 
 
 async def _stop(daemon: Daemon, bound: BoundSocket, connections: trio.Nursery) -> None:

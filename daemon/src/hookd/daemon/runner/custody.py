@@ -43,6 +43,8 @@ from pathlib import Path
 import structlog
 import trio
 
+from ..procfs import children, environment_value, is_zombie
+
 log = structlog.get_logger("hookd.custody")
 
 HOOK_ID_ENV = "HOOKD_HOOK_ID"
@@ -220,13 +222,13 @@ class Custody:
         if not self.subreaper:
             return 0  # orphans go to init, not to us: nothing of theirs to find here
         watchdog = self._watchdog.pid if self._watchdog is not None else None
-        for pid in _children(os.getpid()):
+        for pid in children(os.getpid()):
             if pid in self._live or pid in self._to_reap or pid == watchdog:
                 continue
-            if _is_zombie(pid):
+            if is_zombie(pid):
                 self._to_reap.add(pid)  # an orphan that exited: only we can reap it
                 continue
-            hook_id = _hook_id_of(pid)
+            hook_id = environment_value(pid, HOOK_ID_ENV)
             if hook_id is None or not hook_id.startswith(self.instance + ":"):
                 continue  # not a hook's: never ours to touch
             if hook_id in live_ids:
@@ -277,50 +279,12 @@ def _set_subreaper(on: bool) -> bool:
     return on
 
 
-def _children(pid: int) -> list[int]:
-    """The children of every thread of ``pid`` (Linux ``/proc``; empty elsewhere)."""
-    found: list[int] = []
-    try:
-        tasks = os.listdir(f"/proc/{pid}/task")
-    except OSError:
-        return found
-    for task in tasks:
-        try:
-            with open(f"/proc/{pid}/task/{task}/children", "rb") as listing:
-                found += [int(child) for child in listing.read().split()]
-        except OSError:
-            continue
-    return found
-
-
-def _is_zombie(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as stat:
-            fields = stat.read().rsplit(b")", 1)[-1].split()
-    except OSError:
-        return False
-    return bool(fields) and fields[0] == b"Z"
-
-
-def _hook_id_of(pid: int) -> str | None:
-    prefix = HOOK_ID_ENV.encode() + b"="
-    try:
-        with open(f"/proc/{pid}/environ", "rb") as environ:
-            entries = environ.read().split(b"\0")
-    except OSError:
-        return None
-    for entry in entries:
-        if entry.startswith(prefix):
-            return entry[len(prefix) :].decode(errors="replace")
-    return None
-
-
 def _kill_tree(pid: int) -> int:
     """SIGKILL ``pid``, its process group and every descendant; how many were signalled."""
     tree = [pid]
     index = 0
     while index < len(tree):
-        tree += _children(tree[index])
+        tree += children(tree[index])
         index += 1
     own_group = os.getpgrp()
     for member in tree:

@@ -92,13 +92,11 @@ class Connection:
         self,
         stream: trio.SocketStream,
         services: Services,
-        peer_uid: int | None,
-        caller: Caller | None = None,
+        caller: Caller,
     ) -> None:
         self.stream = stream
         self.services = services
-        self.peer_uid = peer_uid
-        self.caller = caller if caller is not None else Caller(None, peer_uid)
+        self.caller = caller
         """Who connected: a process inside one of the daemon's hooks may fire (nested, up
         to ``max_fire_depth``) but not stop or reconfigure the daemon."""
         self.decoder = MessageDecoder(services.settings.max_message_bytes)
@@ -132,7 +130,7 @@ class Connection:
                 await self._writer_done.wait()
                 nursery.cancel_scope.cancel()
         except Exception:  # a bug in this connection must not stop the daemon
-            log.exception("connection_failed", peer_uid=self.peer_uid)
+            log.exception("connection_failed", peer_uid=self.caller.uid)
         finally:
             self.services.connections.discard(self)
             with trio.CancelScope(shield=True):

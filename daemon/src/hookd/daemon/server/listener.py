@@ -16,7 +16,6 @@ import fcntl
 import os
 import socket
 import stat
-import struct
 from dataclasses import dataclass
 
 import trio
@@ -119,12 +118,3 @@ def _remove_stale(socket_path: str) -> None:
             f"{socket_path} exists and is not a socket; move it away or choose another --socket"
         )
     os.unlink(socket_path)  # we hold the lock: nobody is serving it
-
-
-def peer_uid(stream: trio.SocketStream) -> int | None:
-    try:
-        creds = stream.socket.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, 12)
-    except (OSError, AttributeError):
-        return None
-    _pid, uid, _gid = struct.unpack("3i", creds)
-    return int(uid)

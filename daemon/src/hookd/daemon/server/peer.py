@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import trio
 
+from ..procfs import environment_value, parent_of
 from ..runner.custody import HOOK_ID_ENV, Custody
 
 MAX_ANCESTRY = 64
@@ -42,24 +43,11 @@ def caller_of(stream: trio.SocketStream, custody: Custody) -> Caller:
     pid, uid, _gid = struct.unpack("3i", creds)
     if pid <= 0:
         return Caller(None, int(uid))
-    hook_id = _hook_id(pid)
+    hook_id = environment_value(pid, HOOK_ID_ENV)
     if hook_id is not None and not hook_id.startswith(hook_prefix):
         hook_id = None  # another daemon's hook: not ours to count
     inside = hook_id is not None or _descends_from_hooks(pid, custody)
     return Caller(int(pid), int(uid), inside, hook_id)
-
-
-def _hook_id(pid: int) -> str | None:
-    prefix = HOOK_ID_ENV.encode() + b"="
-    try:
-        with open(f"/proc/{pid}/environ", "rb") as environ:
-            entries = environ.read().split(b"\0")
-    except OSError:
-        return None
-    for entry in entries:
-        if entry.startswith(prefix):
-            return entry[len(prefix) :].decode(errors="replace")
-    return None
 
 
 def _descends_from_hooks(pid: int, custody: Custody) -> bool:
@@ -68,12 +56,9 @@ def _descends_from_hooks(pid: int, custody: Custody) -> bool:
     for _step in range(MAX_ANCESTRY):
         if pid in leaders:
             return True
-        try:
-            with open(f"/proc/{pid}/stat", "rb") as stat:
-                fields = stat.read().rsplit(b")", 1)[-1].split()
-        except OSError:
+        parent = parent_of(pid)
+        if parent is None:
             return False
-        parent = int(fields[1])
         if parent == me:
             return custody.subreaper  # alone in its process: every child is a hook's
         if parent <= 1:
