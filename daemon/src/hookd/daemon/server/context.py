@@ -3,7 +3,7 @@ caller (``RequestContext``): small Protocols, so the server never imports ``app`
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, MutableSet
+from collections.abc import Iterable, MutableSet
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..fire.pipeline import FireServices
@@ -20,7 +20,7 @@ class Services(FireServices, Protocol):
     def connections(self) -> MutableSet[Connection]: ...
 
     @property
-    def methods(self) -> Mapping[str, Method]: ...
+    def methods(self) -> dict[str, Method]: ...
 
     def add_roots(self, roots: Iterable[str]) -> None:
         """Register workspace roots (their hooks are then watched and kept warm)."""

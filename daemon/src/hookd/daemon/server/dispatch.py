@@ -11,7 +11,7 @@ cancellation are ours, in ``connection.py``.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable
 from functools import partial
 from typing import Any
 
@@ -36,7 +36,7 @@ Method = Callable[..., Awaitable[Any]]
 
 
 async def dispatch_request(
-    methods: Mapping[str, Method], context: Any, message: dict[str, Any]
+    methods: dict[str, Method], context: Any, message: dict[str, Any]
 ) -> dict[str, Any] | None:
     """Run one already-validated request; the response dict, or None for a notification."""
     request_id: RequestId | None = message.get("id")
@@ -51,9 +51,7 @@ async def dispatch_request(
         )
         return None if is_notification else response
     request = create_request(message)
-    method = get_method(dict(methods), request.method).bind(
-        partial(validate_args, request, context)
-    )
+    method = get_method(methods, request.method).bind(partial(validate_args, request, context))
     if isinstance(method, Left):
         result = method
     else:
