@@ -24,7 +24,7 @@ from ..registry.registry import Registry
 from ..runner.background import BackgroundHooks, Deliver
 from ..runner.client_handler import AskClient
 from ..runner.custody import Custody
-from ..runner.runner import run_hooks
+from ..runner.runner import NEVER_RAN_BLOCKS, never_ran_blocks, run_hooks
 from ..settings import Settings
 from ..stats import Stats
 from .combine import combine
@@ -151,10 +151,10 @@ def _unread_sources(
     """Hook sources hookd could not read because of its own limits: their hooks never ran,
     which blocks an event that guards an action unless ``never_ran`` is ``"allow"``."""
     notes = tuple(f"never ran: {why}" for why in unread)
-    if settings.never_ran != "block" or request.event not in module.GUARD_EVENTS:
+    if not never_ran_blocks(module, request, settings.never_ran):
         return replace(combined, warnings=(*combined.warnings, *notes))
     why = "; ".join(unread)
-    reason = f'{why}; blocked because hookd\'s never_ran setting is "block"'
+    reason = f"{why}; {NEVER_RAN_BLOCKS}"
     return replace(
         combined,
         blocked=True,

@@ -131,6 +131,15 @@ async def run_hook(
     return outcome, _interpreted(module, spec, request, outcome)
 
 
+NEVER_RAN_BLOCKS = 'blocked because hookd\'s never_ran setting is "block"'
+
+
+def never_ran_blocks(module: DialectModule, request: FireRequest, policy: str) -> bool:
+    """Whether hooks that never ran block this fire: on the events that guard an action,
+    unless hookd's ``never_ran`` setting is ``"allow"``."""
+    return policy == "block" and request.event in module.GUARD_EVENTS
+
+
 def never_ran_verdict(
     module: DialectModule,
     spec: HookSpec,
@@ -140,12 +149,11 @@ def never_ran_verdict(
 ) -> Verdict:
     """The verdict of a hook hookd could not run: never "allowed" by accident."""
     why = outcome.spawn_error or "hookd could not run it"
-    label = module.hook_label(spec)
-    if policy == "block" and request.event in module.GUARD_EVENTS:
+    if never_ran_blocks(module, request, policy):
         return Verdict(
             blocks=True,
-            reason=f"hookd could not run the hook {label} ({why}); blocked because hookd's "
-            'never_ran setting is "block"',
+            reason=f"hookd could not run the hook {module.hook_label(spec)} ({why}); "
+            + NEVER_RAN_BLOCKS,
             error=f"never ran: {why}",
         )
     return Verdict(error=f"never ran: {why}")
