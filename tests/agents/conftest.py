@@ -14,19 +14,43 @@ VERSIONS = json.loads((AGENTS / "versions.json").read_text())
 AGENTS_DIR = Path(os.environ.get("HOOKD_AGENTS_DIR", Path.home() / ".cache" / "hookd-agents"))
 
 
-@pytest.fixture(scope="session")
-def claude_bin() -> str:
-    version = VERSIONS["claude-code"]
-    binary = (
-        AGENTS_DIR / f"claude-code-{version}/node_modules/@anthropic-ai/claude-code/bin/claude.exe"
-    )
-    if not binary.is_file() or binary.stat().st_size < 1_000_000:
+def _installed(key: str, relative: str, min_size: int = 0) -> str:
+    """The pinned agent's executable, or a failure that says how to install it."""
+    version = VERSIONS[key]
+    binary = AGENTS_DIR / f"{key}-{version}" / relative
+    if not binary.is_file() or binary.stat().st_size < min_size:
         pytest.fail(
-            f"Claude Code {version} is not installed at {binary}: run tests/agents/install.sh "
+            f"{key} {version} is not installed at {binary}: run tests/agents/install.sh "
             "(it installs the pinned agents from the npm registry)",
             pytrace=False,
         )
     return str(binary)
+
+
+@pytest.fixture(scope="session")
+def claude_bin() -> str:
+    """Claude Code's native binary (the postinstall copies it; a placeholder is refused)."""
+    return _installed(
+        "claude-code", "node_modules/@anthropic-ai/claude-code/bin/claude.exe", 1_000_000
+    )
+
+
+@pytest.fixture(scope="session")
+def cline_sdk_bin() -> str:
+    """Cline 3.x: the SDK runner."""
+    return _installed("cline-sdk", "node_modules/.bin/cline")
+
+
+@pytest.fixture(scope="session")
+def cline_bin() -> str:
+    """Cline 2.x: the original runner (the VS Code extension core)."""
+    return _installed("cline", "node_modules/.bin/cline")
+
+
+@pytest.fixture(scope="session")
+def auggie_bin() -> str:
+    """Augment's CLI agent."""
+    return _installed("auggie", "node_modules/.bin/auggie")
 
 
 @pytest.fixture(scope="session")

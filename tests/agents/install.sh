@@ -1,22 +1,37 @@
 #!/usr/bin/env bash
-# Install the pinned real agents (tests/agents/versions.json) into $HOOKD_AGENTS_DIR
-# (default ~/.cache/hookd-agents), from the npm registry. Idempotent; checks that Claude
-# Code's native binary is the real one (the postinstall copies it; with --ignore-scripts
-# it would be a 500-byte placeholder).
+# Install the pinned real agents (tests/agents/versions.json, the one place that names
+# their versions) into $HOOKD_AGENTS_DIR (default ~/.cache/hookd-agents), from the npm
+# registry. Idempotent: an agent already installed at its pinned version is left alone.
+#   claude-code  @anthropic-ai/claude-code  (its postinstall copies the native binary in)
+#   cline-sdk    cline@3.x                   (the SDK runner; Bun-built binary)
+#   cline        cline@2.x                   (the original runner, the extension core)
+#   auggie       @augmentcode/auggie
 set -euo pipefail
 cd "$(dirname "$0")"
 DIR="${HOOKD_AGENTS_DIR:-$HOME/.cache/hookd-agents}"
-CLAUDE_VERSION="$(python3 -c 'import json;print(json.load(open("versions.json"))["claude-code"])')"
-CLAUDE_DIR="$DIR/claude-code-$CLAUDE_VERSION"
-BIN="$CLAUDE_DIR/node_modules/@anthropic-ai/claude-code/bin/claude.exe"
+version() { python3 -c "import json,sys;print(json.load(open('versions.json'))[sys.argv[1]])" "$1"; }
+
+# install KEY PACKAGE NPM_FLAGS...: into $DIR/KEY-VERSION unless its marker file exists.
+install() {
+  local key="$1" package="$2"; shift 2
+  local ver; ver="$(version "$key")"
+  local dest="$DIR/$key-$ver"
+  if [ ! -f "$dest/.installed" ]; then
+    echo "== installing $package@$ver into $dest"
+    rm -rf "$dest"; mkdir -p "$dest"
+    (cd "$dest" && npm install --no-audit --no-fund --loglevel=error "$@" "$package@$ver")
+    touch "$dest/.installed"
+  fi
+  echo "== $key $ver: $dest"
+}
+
+install claude-code @anthropic-ai/claude-code
+BIN="$DIR/claude-code-$(version claude-code)/node_modules/@anthropic-ai/claude-code/bin/claude.exe"
 if [ ! -x "$BIN" ] || [ "$(stat -c %s "$BIN")" -lt 1000000 ]; then
-  echo "== installing @anthropic-ai/claude-code@$CLAUDE_VERSION into $CLAUDE_DIR"
-  mkdir -p "$CLAUDE_DIR"
-  (cd "$CLAUDE_DIR" && npm install --no-audit --no-fund --loglevel=error \
-    "@anthropic-ai/claude-code@$CLAUDE_VERSION")
-fi
-if [ "$(stat -c %s "$BIN")" -lt 1000000 ]; then
   echo "$BIN is a placeholder, not Claude Code's native binary (was the postinstall skipped?)" >&2
+  rm -f "$DIR/claude-code-$(version claude-code)/.installed"
   exit 1
 fi
-echo "== claude-code $CLAUDE_VERSION: $BIN"
+install cline-sdk cline --ignore-scripts
+install cline cline --ignore-scripts
+install auggie @augmentcode/auggie --ignore-scripts
