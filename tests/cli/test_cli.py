@@ -86,6 +86,35 @@ def test_fire_blocked_by_claude_exit_2_prints_result_and_exits_2(served, workspa
     assert result["reason"] == "rm is not allowed"
 
 
+@pytest.mark.parametrize(
+    ("event", "output", "code", "says"),
+    [
+        ("PreToolUse", {"continue": False, "stopReason": "halt"}, 6,
+         "hookd: the action goes ahead, then the agent stops: halt"),
+        ("UserPromptSubmit", {"continue": False, "stopReason": "enough"}, 5,
+         "hookd: the action does not happen and the agent stops: enough"),
+        ("PreToolUse", {"hookSpecificOutput": {"hookEventName": "PreToolUse",
+                                               "permissionDecision": "ask"}}, 4,
+         "hookd: the agent asks the user to confirm the action"),
+    ],
+    ids=["pre-continue-false", "prompt-continue-false", "ask"],
+)  # fmt: skip
+def test_fire_exit_code_says_what_the_agent_does(served, workspace, event, output, code,
+                                                 says) -> None:  # fmt: skip
+    """Issue 14: exit code and stderr follow the result's action; continue: false on
+    PreToolUse is not "blocked" (the real agent runs the tool, then stops)."""
+    path, _ = served
+    answer = "printf '%s' '" + json.dumps(output) + "'"
+    write_json(workspace / ".claude" / "settings.json", claude_settings(event, command(answer)))
+
+    done = cli(path, "fire", event, "--agent", "claude", "--workspace", str(workspace),
+               stdin=json.dumps({"tool_name": "Bash", "prompt": "hi"}))  # fmt: skip
+
+    assert done.returncode == code, done.stderr
+    assert says in done.stderr
+    assert json.loads(done.stdout)["action"] == {6: "proceed-then-stop", 5: "stop", 4: "ask"}[code]
+
+
 def test_fire_that_proceeds_exits_0(served, workspace) -> None:
     """A fire with no blocking hook exits 0 and prints the result JSON."""
     path, _ = served
@@ -204,7 +233,9 @@ def test_help_explains_every_command() -> None:
 
     for name in ("serve", "fire", "status", "hooks", "shutdown"):
         assert name in main.stdout
-    assert "Exits 0 to proceed, 2 when blocked, 1 on error" in " ".join(fire.stdout.split())
+    assert "0 proceed, 2 block, 4 ask, 5 stop, 6 proceed then stop; 1 on error" in " ".join(
+        fire.stdout.split()
+    )
 
 
 def test_running_out_of_file_descriptors_does_not_kill_the_daemon(

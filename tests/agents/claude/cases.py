@@ -24,6 +24,8 @@ class Hook:
     """Seconds before it answers (to pass a ``timeout``)."""
     layers: tuple[str, ...] = ("project",)
     """The settings files it is declared in: user, project, local."""
+    command: str = "{script}"
+    """The handler's ``command``; ``{script}`` is the path of the hook's script."""
 
 
 def out(obj: Any) -> str:
@@ -50,7 +52,49 @@ class Case:
     """Other keys for the user's or the local settings file."""
     tool_command: str = "touch {ws}/ran"
     """The Bash command the scripted model asks for."""
+    turns: tuple[dict[str, Any], ...] | None = None
+    """The scripted model turns, when not one Bash call of ``tool_command`` then text
+    (``{"tool": name, "input": {...}}`` or ``{"text": ...}``; ``{ws}`` and ``{case}``
+    are filled in)."""
+    subagent_turns: tuple[dict[str, Any], ...] = ()
+    """A subagent's turns (its prompt carries the tag ``case:<id>-sub``)."""
+    args: tuple[str, ...] = ("--allowedTools", "Bash")
+    """The agent's arguments after the prompt and model."""
+    stdin_lines: tuple[dict[str, Any], ...] = ()
+    """Stream-json input (user messages and control requests) instead of a prompt."""
     xfail: str | None = None
+
+
+def user(text: str) -> dict[str, Any]:
+    """A stream-json user message; the case's tag is put in front of its text."""
+    return {"type": "user", "message": {"role": "user", "content": text}}
+
+
+def set_model(model: str, request_id: str = "switch-1") -> dict[str, Any]:
+    """The ``set_model`` control request (fires PreModelSwitch and PostModelSwitch)."""
+    return {"type": "control_request", "request_id": request_id,
+            "request": {"subtype": "set_model", "model": model}}  # fmt: skip
+
+
+def specific(event: str, **fields: Any) -> str:
+    """A JSON answer with ``hookSpecificOutput`` for ``event``."""
+    return out({"hookSpecificOutput": {"hookEventName": event, **fields}})
+
+
+SWITCH = (user("hello"), set_model("claude-opus-4-1"), user("again"))
+"""A session that asks for a model switch between two prompts."""
+SUBAGENT = (
+    {"tool": "Agent", "input": {"description": "sub", "subagent_type": "general-purpose",
+                                "prompt": "case:{case}-sub run the marker command"}},
+    {"text": "done"},
+    {"text": "done again"},
+)  # fmt: skip
+"""The model starts a subagent (its own turns: ``SUBAGENT_TURNS``)."""
+SUBAGENT_TURNS = (
+    {"tool": "Bash", "input": {"command": "touch {ws}/ran", "description": "mark"}},
+    {"text": "sub done"},
+)
+"""The subagent runs the marker command: the marker says the Agent tool ran."""
 
 
 CASES = [
@@ -469,6 +513,439 @@ CASES = [
         "SessionEnd runs at the end of a -p session",
         (Hook("a"),),
         event="SessionEnd",
+        matcher=None,
+    ),
+    # -- model switches (2.1.328; the set_model control request over stream-json) ---------
+    Case(
+        "switch-pre-exit0-allows",
+        "PreModelSwitch exit 0: the switch goes through",
+        (Hook("a"),),
+        event="PreModelSwitch",
+        matcher=None,
+        stdin_lines=SWITCH,
+    ),
+    Case(
+        "switch-pre-exit2-blocks",
+        "PreModelSwitch exit 2 blocks the switch (control error blocked_by_hook)",
+        (Hook("a", exit=2, stderr="stay on this model"),),
+        event="PreModelSwitch",
+        matcher=None,
+        stdin_lines=SWITCH,
+    ),
+    Case(
+        "switch-pre-exit2-no-stderr",
+        "PreModelSwitch exit 2 with nothing on stderr",
+        (Hook("a", exit=2),),
+        event="PreModelSwitch",
+        matcher=None,
+        stdin_lines=SWITCH,
+    ),
+    Case(
+        "switch-pre-deny",
+        "permissionDecision deny blocks the switch with its reason",
+        (
+            Hook(
+                "a",
+                stdout=specific(
+                    "PreModelSwitch",
+                    permissionDecision="deny",
+                    permissionDecisionReason="too pricey",
+                ),
+            ),
+        ),
+        event="PreModelSwitch",
+        matcher=None,
+        stdin_lines=SWITCH,
+    ),
+    Case(
+        "switch-pre-deny-no-reason",
+        "permissionDecision deny without a reason",
+        (Hook("a", stdout=specific("PreModelSwitch", permissionDecision="deny")),),
+        event="PreModelSwitch",
+        matcher=None,
+        stdin_lines=SWITCH,
+    ),
+    Case(
+        "switch-pre-ask-headless",
+        "permissionDecision ask: a headless session refuses instead of asking",
+        (
+            Hook(
+                "a",
+                stdout=specific(
+                    "PreModelSwitch",
+                    permissionDecision="ask",
+                    permissionDecisionReason="confirm first",
+                ),
+            ),
+        ),
+        event="PreModelSwitch",
+        matcher=None,
+        stdin_lines=SWITCH,
+    ),
+    Case(
+        "switch-pre-allow",
+        "permissionDecision allow: the switch goes through",
+        (Hook("a", stdout=specific("PreModelSwitch", permissionDecision="allow")),),
+        event="PreModelSwitch",
+        matcher=None,
+        stdin_lines=SWITCH,
+    ),
+    Case(
+        "switch-pre-exit1",
+        "PreModelSwitch exit 1 is a non-blocking error",
+        (Hook("a", exit=1, stderr="hook broke"),),
+        event="PreModelSwitch",
+        matcher=None,
+        stdin_lines=SWITCH,
+    ),
+    Case(
+        "switch-pre-matcher-exact-misses",
+        "a matcher of letters only is an exact model name: `opus` misses",
+        (Hook("a", exit=2, stderr="never", matcher="opus"),),
+        event="PreModelSwitch",
+        matcher=None,
+        stdin_lines=SWITCH,
+    ),
+    Case(
+        "switch-pre-matcher-regex",
+        "a regex matcher on to_model",
+        (Hook("a", exit=2, stderr="no opus", matcher="opus.*"),),
+        event="PreModelSwitch",
+        matcher=None,
+        stdin_lines=SWITCH,
+    ),
+    Case(
+        "switch-pre-matcher-1m-tag",
+        "a `[1m]` tag on a model matcher is ignored",
+        (Hook("a", exit=2, stderr="tagged", matcher="claude-opus-5-5[1m]"),),
+        event="PreModelSwitch",
+        matcher=None,
+        stdin_lines=SWITCH,
+    ),
+    Case(
+        "switch-pre-on-failure-block",
+        "onFailure: block on PreModelSwitch turns a failure into a block",
+        (Hook("a", exit=1, stderr="crashed", fields={"onFailure": "block"}),),
+        event="PreModelSwitch",
+        matcher=None,
+        stdin_lines=SWITCH,
+    ),
+    Case(
+        "switch-post-context",
+        "PostModelSwitch additionalContext reaches the model",
+        (Hook("a", stdout=specific("PostModelSwitch", additionalContext="switched ctx")),),
+        event="PostModelSwitch",
+        matcher=None,
+        stdin_lines=SWITCH,
+    ),
+    Case(
+        "switch-post-exit2",
+        "PostModelSwitch exit 2: nothing to block",
+        (Hook("a", exit=2, stderr="too late"),),
+        event="PostModelSwitch",
+        matcher=None,
+        stdin_lines=SWITCH,
+    ),
+    Case(
+        "switch-post-two-contexts",
+        "two PostModelSwitch contexts",
+        (
+            Hook("a", stdout=specific("PostModelSwitch", additionalContext="switch one")),
+            Hook("b", stdout=specific("PostModelSwitch", additionalContext="switch two")),
+        ),
+        event="PostModelSwitch",
+        matcher=None,
+        stdin_lines=SWITCH,
+    ),
+    # -- subagents and legacy tool names in matchers (2.1.328) ----------------------------
+    Case(
+        "legacy-matcher-task",
+        "the legacy name `Task` matches the Agent tool",
+        (Hook("a", exit=2, stderr="no subagents", matcher="Task"),),
+        matcher=None,
+        turns=SUBAGENT,
+        subagent_turns=SUBAGENT_TURNS,
+        args=("--allowedTools", "Bash,Agent"),
+    ),
+    Case(
+        "legacy-matcher-task-in-list",
+        "`Write|Task` matches the Agent tool",
+        (Hook("a", exit=2, stderr="listed", matcher="Write|Task"),),
+        matcher=None,
+        turns=SUBAGENT,
+        subagent_turns=SUBAGENT_TURNS,
+        args=("--allowedTools", "Bash,Agent"),
+    ),
+    Case(
+        "legacy-matcher-task-regex",
+        "the regex `^Task$` and the Agent tool",
+        (Hook("a", exit=2, stderr="regex task", matcher="^Task$"),),
+        matcher=None,
+        turns=SUBAGENT,
+        subagent_turns=SUBAGENT_TURNS,
+        args=("--allowedTools", "Bash,Agent"),
+    ),
+    Case(
+        "agent-matcher-agent",
+        "the current name `Agent` matches the Agent tool",
+        (Hook("a", exit=2, stderr="agent blocked", matcher="Agent"),),
+        matcher=None,
+        turns=SUBAGENT,
+        subagent_turns=SUBAGENT_TURNS,
+        args=("--allowedTools", "Bash,Agent"),
+    ),
+    Case(
+        "subagent-start-context",
+        "SubagentStart additionalContext reaches the subagent",
+        (Hook("a", stdout=specific("SubagentStart", additionalContext="sub ctx")),),
+        event="SubagentStart",
+        matcher=None,
+        turns=SUBAGENT,
+        subagent_turns=SUBAGENT_TURNS,
+        args=("--allowedTools", "Bash,Agent"),
+    ),
+    Case(
+        "subagent-start-matcher",
+        "SubagentStart matches the agent type",
+        (
+            Hook(
+                "a",
+                stdout=specific("SubagentStart", additionalContext="typed ctx"),
+                matcher="general-purpose",
+            ),
+        ),
+        event="SubagentStart",
+        matcher=None,
+        turns=SUBAGENT,
+        subagent_turns=SUBAGENT_TURNS,
+        args=("--allowedTools", "Bash,Agent"),
+    ),
+    Case(
+        "subagent-start-exit2",
+        "SubagentStart exit 2 does not stop the subagent",
+        (Hook("a", exit=2, stderr="start objection"),),
+        event="SubagentStart",
+        matcher=None,
+        turns=SUBAGENT,
+        subagent_turns=SUBAGENT_TURNS,
+        args=("--allowedTools", "Bash,Agent"),
+    ),
+    # -- permission requests (no --allowedTools: the permission flow runs) ----------------
+    Case(
+        "permission-allow",
+        "PermissionRequest allow: the tool runs without a prompt",
+        (Hook("a", stdout=specific("PermissionRequest", decision={"behavior": "allow"})),),
+        event="PermissionRequest",
+        args=(),
+    ),
+    Case(
+        "permission-deny",
+        "PermissionRequest deny with a message",
+        (
+            Hook(
+                "a",
+                stdout=specific(
+                    "PermissionRequest", decision={"behavior": "deny", "message": "not today"}
+                ),
+            ),
+        ),
+        event="PermissionRequest",
+        args=(),
+    ),
+    Case(
+        "permission-no-decision",
+        "PermissionRequest without a decision: -p refuses the tool",
+        (Hook("a"),),
+        event="PermissionRequest",
+        args=(),
+    ),
+    Case(
+        "permission-exit2",
+        "PermissionRequest exit 2",
+        (Hook("a", exit=2, stderr="perm no"),),
+        event="PermissionRequest",
+        args=(),
+    ),
+    Case(
+        "permission-pre-allow-skips-request",
+        "a PreToolUse allow decides: no PermissionRequest",
+        (Hook("a", stdout=pre("allow")),),
+        args=(),
+    ),
+    # -- PostToolBatch --------------------------------------------------------------------
+    Case(
+        "batch-context",
+        "PostToolBatch additionalContext",
+        (Hook("a", stdout=specific("PostToolBatch", additionalContext="batch note")),),
+        event="PostToolBatch",
+        matcher=None,
+    ),
+    Case(
+        "batch-block",
+        "PostToolBatch decision block",
+        (Hook("a", stdout=out({"decision": "block", "reason": "batch says stop"})),),
+        event="PostToolBatch",
+        matcher=None,
+    ),
+    Case(
+        "batch-exit2",
+        "PostToolBatch exit 2",
+        (Hook("a", exit=2, stderr="batch stderr"),),
+        event="PostToolBatch",
+        matcher=None,
+    ),
+    # -- handler forms and more output rules ---------------------------------------------
+    Case(
+        "pre-project-dir-variable",
+        "the command sees $CLAUDE_PROJECT_DIR (the project)",
+        (
+            Hook(
+                "a",
+                exit=2,
+                stderr="via project dir",
+                command='test -d "$CLAUDE_PROJECT_DIR/.claude" && {script}',
+            ),
+        ),
+    ),
+    Case(
+        "pre-exec-form",
+        "exec form: `args` with the command run directly, no shell",
+        (Hook("a", exit=2, stderr="exec form", fields={"args": ["one", "two words", "$HOME"]}),),
+    ),
+    Case(
+        "pre-missing-script-on-failure-block",
+        "a script that cannot start, with onFailure: block",
+        (Hook("spy"), Hook("a", command="{script}.missing", fields={"onFailure": "block"})),
+    ),
+    Case(
+        "pre-missing-script",
+        "a script that cannot start: a non-blocking error",
+        (Hook("spy"), Hook("a", command="{script}.missing")),
+    ),
+    Case(
+        "pre-async-hook-does-not-block",
+        "an async hook's exit 2 cannot block",
+        (Hook("a", exit=2, stderr="too late to block", fields={"async": True}),),
+    ),
+    Case(
+        "pre-suppress-output",
+        "suppressOutput with allow",
+        (Hook("a", stdout=out({"suppressOutput": True, **json.loads(pre("allow"))})),),
+    ),
+    Case(
+        "pre-unknown-top-level-field",
+        "an unknown top-level field next to a deny",
+        (Hook("a", stdout=out({"surprise": 1, **json.loads(pre("deny", "still no"))})),),
+    ),
+    Case(
+        "pre-wrong-event-name",
+        "hookSpecificOutput naming another event",
+        (
+            Hook(
+                "a",
+                stdout=out(
+                    {
+                        "hookSpecificOutput": {
+                            "hookEventName": "PostToolUse",
+                            "additionalContext": "misfiled",
+                        }
+                    }
+                ),
+            ),
+        ),
+    ),
+    Case(
+        "pre-system-message-wrong-type",
+        "systemMessage as a number",
+        (Hook("a", stdout=out({"systemMessage": 7, **json.loads(pre("deny", "typed no"))})),),
+    ),
+    Case(
+        "pre-json-after-text",
+        "text before the JSON: not JSON, the tool runs",
+        (Hook("a", stdout="note\n" + pre("deny", "hidden")),),
+    ),
+    Case(
+        "pre-json-array",
+        "a JSON array on stdout",
+        (Hook("a", stdout="[1, 2]"),),
+    ),
+    Case(
+        "pre-legacy-approve",
+        "the legacy decision: approve lets the tool run",
+        (Hook("a", stdout=out({"decision": "approve", "reason": "fine"})),),
+    ),
+    Case(
+        "pre-two-rewrites",
+        "two hooks rewrite the input",
+        (
+            Hook("a", stdout=pre("allow", updatedInput={"command": "touch {ws}/other"})),
+            Hook("b", stdout=pre("allow", updatedInput={"command": "touch {ws}/rewritten"})),
+        ),
+    ),
+    Case(
+        "pre-deny-beats-ask",
+        "deny from one hook, ask from another",
+        (Hook("a", stdout=pre("ask", "maybe")), Hook("b", stdout=pre("deny", "firm no"))),
+    ),
+    Case(
+        "pre-exit-3",
+        "exit 3 is a non-blocking error",
+        (Hook("a", exit=3, stderr="three"),),
+    ),
+    Case(
+        "prompt-continue-false",
+        "UserPromptSubmit continue: false stops before the model",
+        (Hook("a", stdout=out({"continue": False, "stopReason": "prompt halted"})),),
+        event="UserPromptSubmit",
+        matcher=None,
+    ),
+    Case(
+        "stop-continue-false",
+        "Stop continue: false",
+        (Hook("a", stdout=out({"continue": False, "stopReason": "done for today"})),),
+        event="Stop",
+        matcher=None,
+    ),
+    Case(
+        "stop-json-context",
+        "Stop with decision block and a context",
+        (
+            Hook(
+                "a",
+                stdout=out(
+                    {
+                        "decision": "block",
+                        "reason": "one more thing",
+                        "hookSpecificOutput": {
+                            "hookEventName": "Stop",
+                            "additionalContext": "stop ctx",
+                        },
+                    }
+                ),
+            ),
+        ),
+        event="Stop",
+        matcher=None,
+    ),
+    Case(
+        "post-failure-exit2",
+        "PostToolUseFailure exit 2: stderr to the model",
+        (Hook("a", exit=2, stderr="failure feedback"),),
+        event="PostToolUseFailure",
+        tool_command="exit 3",
+    ),
+    Case(
+        "session-start-matcher-startup",
+        "SessionStart matcher `startup`",
+        (Hook("a", stdout="startup only", matcher="startup"),),
+        event="SessionStart",
+        matcher=None,
+    ),
+    Case(
+        "session-start-matcher-resume-misses",
+        "SessionStart matcher `resume` does not run on a new session",
+        (Hook("a", stdout="never", matcher="resume"),),
+        event="SessionStart",
         matcher=None,
     ),
 ]

@@ -5,6 +5,7 @@ must be what hookd's result says, and each hook must get the same stdin bytes.""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from dataclasses import replace
@@ -17,7 +18,7 @@ import trio
 from agents.claude.cases import CASES, Case
 from hookd.daemon.app import serve
 from hookd.daemon.settings import Settings
-from hookd_testing import RpcClient
+from hookd_testing import RpcClient, wait_until
 from hookd_testing.cases import case_params
 
 HARNESS = Path(__file__).parents[1] / "harness"
@@ -49,9 +50,8 @@ def _setup(case: Case, root: Path) -> dict[str, Path]:
         script = places["hooks"] / f"{hook.name}.sh"
         script.write_text(_script("HOOK_OUT", hook.name, hook).replace("{ws}", str(places["ws"])))
         script.chmod(0o755)
-        group: dict[str, Any] = {
-            "hooks": [{"type": "command", "command": str(script), **hook.fields}]
-        }
+        command = hook.command.replace("{script}", str(script))
+        group: dict[str, Any] = {"hooks": [{"type": "command", "command": command, **hook.fields}]}
         matcher = hook.matcher if hook.matcher is not None else case.matcher
         if matcher is not None:
             group["matcher"] = matcher
@@ -76,9 +76,43 @@ def _setup(case: Case, root: Path) -> dict[str, Path]:
 
 
 def _turns(case: Case, ws: Path) -> dict[str, Any]:
-    command = case.tool_command.replace("{ws}", str(ws))
-    return {case.id: [{"tool": "Bash", "input": {"command": command, "description": "mark"}},
-                      {"text": "done"}, {"text": "done again"}]}  # fmt: skip
+    turns = case.turns or (
+        {"tool": "Bash", "input": {"command": case.tool_command, "description": "mark"}},
+        {"text": "done"},
+        {"text": "done again"},
+    )
+    names = {"{ws}": str(ws), "{case}": case.id}
+    script = {case.id: _fill(list(turns), names)}
+    if case.subagent_turns:
+        script[f"{case.id}-sub"] = _fill(list(case.subagent_turns), names)
+    return script
+
+
+def _fill(value: Any, names: dict[str, str]) -> Any:
+    """``value`` with each placeholder of ``names`` replaced in every string."""
+    if isinstance(value, str):
+        for name, text in names.items():
+            value = value.replace(name, text)
+        return value
+    if isinstance(value, dict):
+        return {k: _fill(v, names) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_fill(v, names) for v in value]
+    return value
+
+
+def _stdin_lines(case: Case) -> list[dict[str, Any]]:
+    """The case's stream-json input, each user message tagged with the case."""
+    lines = []
+    for line in case.stdin_lines:
+        if line.get("type") == "user":
+            message = line["message"]
+            line = {
+                **line,
+                "message": {**message, "content": f"case:{case.id} {message['content']}"},
+            }
+        lines.append(line)
+    return lines
 
 
 async def _run_agent(case: Case, places: dict[str, Path], claude: str) -> dict[str, Any]:
@@ -87,7 +121,8 @@ async def _run_agent(case: Case, places: dict[str, Path], claude: str) -> dict[s
     run = {
         "claude": claude, "home": str(places["home"]), "project": str(places["ws"]),
         "prompt": f"case:{case.id} do the task", "turns": _turns(case, places["ws"]),
-        "env": {"HOOK_OUT": str(places["agent"])}, "timeout": 90,
+        "env": {"HOOK_OUT": str(places["agent"])}, "timeout": 90, "args": list(case.args),
+        "stdin_lines": _stdin_lines(case),
     }  # fmt: skip
     (places["run"] / "run.json").write_text(json.dumps(run))
     argv = netns_argv([sys.executable, str(HARNESS / "drive_claude.py"), str(places["run"])])
@@ -97,12 +132,27 @@ async def _run_agent(case: Case, places: dict[str, Path], claude: str) -> dict[s
     if log.exists():
         requests = [json.loads(line) for line in log.read_text().splitlines()]
     tagged = [r for r in requests if f"case:{case.id}" in json.dumps(r.get("messages", []))]
+    stdout = (places["run"] / "agent.stdout").read_text(errors="replace")
     return {
         "ran": (places["ws"] / "ran").exists(),
         "rewritten": (places["ws"] / "rewritten").exists(),
         "requests": tagged,
-        "stdout": (places["run"] / "agent.stdout").read_text(errors="replace"),
+        "stdout": stdout,
+        "control": _control_responses(stdout),
     }
+
+
+def _control_responses(stdout: str) -> dict[str, dict[str, Any]]:
+    """The agent's answers to control requests, by request id."""
+    answers = {}
+    for line in stdout.splitlines():
+        try:
+            message = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(message, dict) and message.get("type") == "control_response":
+            answers[message["response"].get("request_id", "")] = message["response"]
+    return answers
 
 
 def _stdins(folder: Path) -> dict[str, bytes]:
@@ -117,16 +167,32 @@ async def _fire_hookd(case: Case, places: dict[str, Path], settings: Settings) -
     async with trio.open_nursery() as nursery:
         await nursery.start(serve, replace(settings, home=str(places["home"])))
         rpc = await RpcClient.connect(settings.socket_path)
-        result: dict[str, Any] = await rpc.fire(
-            "claude",
-            case.event,
-            [str(places["ws"])],
-            payload,
-            env={"HOOK_OUT": str(places["hookd"])},
-        )
-        await rpc.call("shutdown")
-        await rpc.aclose()
+        try:
+            result: dict[str, Any] = await rpc.fire(
+                "claude",
+                case.event,
+                [str(places["ws"])],
+                payload,
+                env={"HOOK_OUT": str(places["hookd"])},
+            )
+            await _background_hooks_started(result, places["hookd"])
+        finally:
+            await rpc.call("shutdown")
+            await rpc.aclose()
     return result
+
+
+async def _background_hooks_started(result: dict[str, Any], folder: Path) -> None:
+    """Wait (20 s at most) until each background hook the fire started has written its
+    stdin (hookd ends it with a newline), so that shutting the daemon down does not kill
+    it first."""
+    expected = len(result["hooks"]) + len(result["asyncStarted"])
+
+    def written() -> int:
+        return sum(1 for p in folder.glob("*.stdin.*") if p.read_bytes().endswith(b"\n"))
+
+    with contextlib.suppress(trio.TooSlowError):  # the stdin comparison then says which
+        await wait_until(lambda: written() >= expected, timeout=20)
 
 
 def _text_after_first(requests: list[dict[str, Any]]) -> str:
@@ -144,51 +210,87 @@ def _strings(value: Any) -> list[str]:
     return []
 
 
+RUNS = ("proceed", "proceed-then-stop")
+"""Actions under which the guarded action happens."""
+STOPS = ("stop", "proceed-then-stop")
+"""Actions under which the agent stops."""
+TURN_EVENTS = ("PreToolUse", "PostToolUse", "PostToolUseFailure", "PostToolBatch",
+               "PermissionRequest")  # fmt: skip
+"""Events that fire between the model's tool call and its next request."""
+
+
 def compare(case: Case, agent: dict[str, Any], hookd: dict[str, Any]) -> list[str]:
-    """Where hookd's result disagrees with what the agent did (empty: they agree)."""
+    """Where hookd's result disagrees with what the agent did (empty: they agree). The
+    result's ``action`` is held to what the agent did: whether the guarded action ran,
+    whether the agent went on, and what the model was told."""
     problems: list[str] = []
+    action, event = hookd["action"], case.event
     later = _text_after_first(agent["requests"])
-    if case.event == "PreToolUse":
+    if event in ("PreToolUse", "PermissionRequest"):
         agent_ran = agent["ran"] or agent["rewritten"]
-        hookd_runs = not hookd["blocked"] and hookd["decision"] not in ("deny", "ask")
+        hookd_runs = action in RUNS
+        if event == "PermissionRequest":  # -p refuses what no hook allowed
+            hookd_runs = hookd_runs and hookd["decision"] == "allow"
         if agent_ran != hookd_runs:
-            problems.append(f"tool ran in the agent: {agent_ran}; hookd lets it run: {hookd_runs}")
-        if hookd["blocked"] and hookd["reason"] and hookd["reason"] not in later:
-            problems.append(f"hookd's reason {hookd['reason']!r} is not what the model saw")
+            problems.append(f"tool ran in the agent: {agent_ran}; hookd's action: {action}")
         new_input = hookd["updatedInput"]
-        if (new_input is not None) != agent["rewritten"]:
+        if event == "PreToolUse" and (new_input is not None) != agent["rewritten"]:
             problems.append(f"rewrite: agent ran the rewritten command: {agent['rewritten']}; "
                             f"hookd updatedInput: {new_input!r}")  # fmt: skip
-    post_or_stop = case.event in ("PostToolUse", "Stop")
-    if post_or_stop and hookd["blocked"] and hookd["reason"] and hookd["reason"] not in later:
+    if event in TURN_EVENTS and case.turns is None:
+        went_on = len(agent["requests"]) > 1
+        if went_on == (action in STOPS):
+            problems.append(f"the agent went on after the tool: {went_on}; hookd's action: "
+                            f"{action}")  # fmt: skip
+    told = event in ("PreToolUse", "PostToolUse", "PostToolUseFailure", "Stop")
+    if told and action == "block" and hookd["reason"] and hookd["reason"] not in later:
         problems.append(f"hookd's reason {hookd['reason']!r} never reached the model")
-    if case.event == "Stop" and hookd["blocked"] != (len(agent["requests"]) > 2):
-        problems.append(
-            f"Stop: agent went on: {len(agent['requests']) > 2}; hookd blocked: {hookd['blocked']}"
-        )
-    if case.event == "UserPromptSubmit":
+    if event == "Stop" and (action == "block") != (len(agent["requests"]) > 2):
+        problems.append(f"Stop: agent went on: {len(agent['requests']) > 2}; hookd's action: "
+                        f"{action}")  # fmt: skip
+    if event == "UserPromptSubmit":
         reached = bool(agent["requests"])
-        if reached == hookd["blocked"]:
-            problems.append(
-                f"prompt reached the model: {reached}; hookd blocked: {hookd['blocked']}"
-            )
-        if (
-            hookd["context"]
-            and reached
-            and hookd["context"] not in "\n".join(_strings(agent["requests"][0]))
-        ):
-            problems.append(f"hookd's context {hookd['context']!r} is not in the first request")
-    if case.event == "SessionStart" and hookd["context"] and agent["requests"]:
-        first = "\n".join(_strings(agent["requests"][0]))
-        missing = [line for line in hookd["context"].splitlines() if line not in first]
-        if missing:
-            problems.append(f"SessionStart context lines {missing!r} not in the first request")
-    if hookd["context"] and case.event in ("PreToolUse", "PostToolUse", "PostToolUseFailure"):
-        # hookd joins the hooks' contexts; the agent shows each as it came: every line
-        # of hookd's context must have reached the model.
-        missing = [line for line in hookd["context"].splitlines() if line and line not in later]
-        if missing:
-            problems.append(f"hookd's context lines {missing!r} never reached the model")
+        if reached != (action == "proceed"):
+            problems.append(f"prompt reached the model: {reached}; hookd's action: {action}")
+    if event == "PreModelSwitch":
+        problems += _compare_switch(agent, hookd)
+    if hookd["context"]:
+        problems += _compare_context(case, agent, hookd["context"])
+    return problems
+
+
+def _compare_context(case: Case, agent: dict[str, Any], context: str) -> list[str]:
+    """Every line of hookd's context reached the model: in the first request for the
+    events before it (hookd joins the hooks' contexts; the agent shows each as it came)."""
+    requests = agent["requests"]
+    if case.event in ("SessionStart", "UserPromptSubmit"):
+        seen = "\n".join(_strings(requests[:1]))
+        if not requests:
+            return []  # a blocked prompt: checked above
+    elif case.event in ("PreToolUse", "PostToolUse", "PostToolUseFailure"):
+        seen = _text_after_first(requests)
+    else:
+        seen = "\n".join(_strings(requests))
+    missing = [line for line in context.splitlines() if line and line not in seen]
+    return [f"hookd's context lines {missing!r} never reached the model"] if missing else []
+
+
+def _compare_switch(agent: dict[str, Any], hookd: dict[str, Any]) -> list[str]:
+    """PreModelSwitch: the switch was refused (a control error) exactly when hookd says
+    so, with hookd's reason in the agent's error."""
+    answer = agent["control"].get("switch-1")
+    if answer is None:
+        return ["the agent never answered the set_model request"]
+    refused = answer.get("subtype") == "error"
+    hookd_refuses = hookd["action"] not in RUNS
+    problems = []
+    if refused != hookd_refuses:
+        problems.append(f"switch refused by the agent: {refused} ({answer}); by hookd: "
+                        f"{hookd_refuses}")  # fmt: skip
+    # The agent's control error shows a line break as U+FFFD.
+    reason = (hookd["reason"] or "").replace("\n", "\ufffd")
+    if refused and reason and reason not in answer.get("error", ""):
+        problems.append(f"hookd's reason {hookd['reason']!r} is not in {answer.get('error')!r}")
     return problems
 
 

@@ -2,6 +2,11 @@
 write what happened (``observation.json``). Standard library only.
 
     python drive_claude.py CASE_DIR   (CASE_DIR holds run.json; see tests/agents/claude)
+
+With ``run.json``'s ``stdin_lines`` the agent reads stream-json from stdin (``-p
+--input-format stream-json``): each line is sent once the agent has answered the one
+before it (a user message: its ``result``; a control request: its ``control_response``),
+so the order of events never rests on a sleep.
 """
 
 from __future__ import annotations
@@ -13,13 +18,13 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import IO, Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 from fake_anthropic import Script, serve
 
 
-def main(case_dir: Path) -> None:
-    run = json.loads((case_dir / "run.json").read_text())
+def _start_api(case_dir: Path, run: dict[str, Any]) -> str:
     port_file = str(case_dir / "api.port")
     script = Script(run["turns"], str(case_dir / "requests.jsonl"))
     threading.Thread(target=serve, args=(port_file, script), daemon=True).start()
@@ -28,7 +33,63 @@ def main(case_dir: Path) -> None:
         if time.monotonic() > deadline:
             raise SystemExit("the fake Messages API did not start")
         time.sleep(0.01)
-    port = Path(port_file).read_text()
+    return Path(port_file).read_text()
+
+
+class _Answers:
+    """The agent's stdout lines, read as they come, with a wait for the answer to one
+    stdin line."""
+
+    def __init__(self, stream: IO[bytes], copy: IO[bytes]) -> None:
+        self.lines: list[dict[str, Any]] = []
+        self.cond = threading.Condition()
+        self.done = False
+        threading.Thread(target=self._read, args=(stream, copy), daemon=True).start()
+
+    def _read(self, stream: IO[bytes], copy: IO[bytes]) -> None:
+        for raw in stream:
+            copy.write(raw)
+            copy.flush()
+            try:
+                line = json.loads(raw)
+            except ValueError:
+                continue
+            with self.cond:
+                self.lines.append(line)
+                self.cond.notify_all()
+        with self.cond:
+            self.done = True
+            self.cond.notify_all()
+
+    def wait_for(self, sent: dict[str, Any], results_before: int, deadline: float) -> None:
+        def answered() -> bool:
+            if sent.get("type") == "control_request":
+                return any(
+                    line.get("type") == "control_response"
+                    and line.get("response", {}).get("request_id") == sent["request_id"]
+                    for line in self.lines
+                )
+            return self._results() > results_before
+
+        with self.cond:
+            self.cond.wait_for(lambda: self.done or answered(), deadline - time.monotonic())
+
+    def drained(self, seconds: float) -> None:
+        """Wait until every line the agent wrote has been copied out."""
+        with self.cond:
+            self.cond.wait_for(lambda: self.done, seconds)
+
+    def _results(self) -> int:
+        return sum(1 for line in self.lines if line.get("type") == "result")
+
+    def results(self) -> int:
+        with self.cond:
+            return self._results()
+
+
+def main(case_dir: Path) -> None:
+    run = json.loads((case_dir / "run.json").read_text())
+    port = _start_api(case_dir, run)
     env = {
         "PATH": os.environ["PATH"], "HOME": run["home"], "LANG": "C.UTF-8",
         "ANTHROPIC_BASE_URL": f"http://127.0.0.1:{port}", "ANTHROPIC_API_KEY": "dummy",
@@ -36,14 +97,36 @@ def main(case_dir: Path) -> None:
         "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "DISABLE_ERROR_REPORTING": "1",
         **run.get("env", {}),
     }  # fmt: skip
-    argv = [run["claude"], "-p", run["prompt"], "--output-format", "stream-json", "--verbose",
+    lines: list[dict[str, Any]] = run.get("stdin_lines") or []
+    prompt = ["--input-format", "stream-json"] if lines else [run["prompt"]]
+    argv = [run["claude"], "-p", *prompt, "--output-format", "stream-json", "--verbose",
             "--model", "claude-sonnet-4-5", *run.get("args", ["--allowedTools", "Bash"])]  # fmt: skip
     started = time.monotonic()
-    done = subprocess.run(argv, cwd=run["project"], env=env, capture_output=True,
-                          timeout=run.get("timeout", 90))  # fmt: skip
-    (case_dir / "agent.stdout").write_bytes(done.stdout)
-    (case_dir / "agent.stderr").write_bytes(done.stderr)
-    observation = {"exit": done.returncode, "seconds": round(time.monotonic() - started, 2)}
+    deadline = started + run.get("timeout", 90)
+    with (
+        open(case_dir / "agent.stdout", "wb") as out,
+        open(case_dir / "agent.stderr", "wb") as err,
+    ):
+        agent = subprocess.Popen(
+            argv, cwd=run["project"], env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=err,
+        )  # fmt: skip
+        assert agent.stdin is not None
+        assert agent.stdout is not None
+        answers = _Answers(agent.stdout, out)
+        for line in lines:
+            before = answers.results()
+            agent.stdin.write(json.dumps(line).encode() + b"\n")
+            agent.stdin.flush()
+            answers.wait_for(line, before, deadline)
+        agent.stdin.close()
+        try:
+            code = agent.wait(max(1.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            agent.kill()
+            code = agent.wait()
+        answers.drained(10)
+    observation = {"exit": code, "seconds": round(time.monotonic() - started, 2)}
     (case_dir / "observation.json").write_text(json.dumps(observation))
 
 

@@ -314,6 +314,8 @@ async def test_plain_stdout_on_exit_0(claude: Claude, case: Plain) -> None:
 CONTEXT_EVENTS = (
     "SessionStart", "Setup", "SubagentStart", "UserPromptSubmit", "UserPromptExpansion",
     "PreToolUse", "PostToolUse", "PostToolUseFailure", "PostToolBatch", "Stop", "SubagentStop",
+    # Claude Code 2.1.328 (the pinned agent wins over the reference; real-agents.md):
+    "Notification", "PostModelSwitch",
 )  # fmt: skip
 
 

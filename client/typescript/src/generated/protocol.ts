@@ -74,8 +74,13 @@ export interface Slowest {
   durationMs: number;
 }
 
+/** What the agent does next, by its own rules for this event: `proceed` (the action goes ahead, the agent goes on), `block` (the action does not happen; the agent goes on, told why: on Stop, it does not stop), `ask` (the agent asks the user; a headless agent refuses), `stop` (the action does not happen and the agent stops), `proceed-then-stop` (the action goes ahead, then the agent stops: e.g. Claude's `continue: false` on PreToolUse). */
+export type Action = "proceed" | "block" | "ask" | "stop" | "proceed-then-stop";
+
 /** The combined outcome of every hook that matched one agent event. Texts are joined in declaration order, never in finish order, so the result is deterministic although hooks run concurrently. */
 export interface FireResult {
+  /** What the agent does next; `hookd fire` exits with a code per action. */
+  action: Action;
   /** At least one hook blocked the action. */
   blocked: boolean;
   /** The strongest decision of all hooks (deny > defer > ask > allow; a block counts as deny), or null when none decided. */

@@ -44,7 +44,9 @@ from ._methods import ROOTS_REMOVE as ROOTS_REMOVE
 from ._methods import SHUTDOWN as SHUTDOWN
 from ._methods import STATUS as STATUS
 from ._openrpc import load_openrpc as load_openrpc
+from ._types import ACTIONS as ACTIONS
 from ._types import AGENTS as AGENTS
+from ._types import Action as Action
 from ._types import Agent as Agent
 from ._types import Decision as Decision
 from ._types import FireParams as FireParams
@@ -56,6 +58,7 @@ from ._types import ProgressKind as ProgressKind
 from ._types import Slowest as Slowest
 
 __all__ = [
+    "ACTIONS",
     "AGENTS",
     "BUSY",
     "CANCEL_REQUEST",
@@ -83,6 +86,7 @@ __all__ = [
     "SHUTDOWN",
     "SOCKET_ENV",
     "STATUS",
+    "Action",
     "Agent",
     "Decision",
     "FireParams",

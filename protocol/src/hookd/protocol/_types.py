@@ -61,9 +61,14 @@ class Slowest(TypedDict):
     durationMs: float
 
 
+Action = Literal["proceed", "block", "ask", "stop", "proceed-then-stop"]
+"""What the agent does next, by its own rules, given a fire's combined outcome."""
+ACTIONS: tuple[Action, ...] = ("proceed", "block", "ask", "stop", "proceed-then-stop")
+
 FireResult = TypedDict(
     "FireResult",
     {
+        "action": Action,
         "blocked": bool,
         "decision": "Decision | None",
         "reason": "str | None",

@@ -32,7 +32,27 @@ def run_fire(args: argparse.Namespace) -> int:
         )
     json.dump(result, sys.stdout, indent=2)
     sys.stdout.write("\n")
-    return 2 if result["blocked"] or not result["continue"] else 0
+    action = result.get("action", "proceed")
+    if action != "proceed":
+        print(f"hookd: {_ACTION_TEXT[action]}{_why(result)}", file=sys.stderr)
+    return FIRE_EXIT_CODES[action]
+
+
+FIRE_EXIT_CODES = {"proceed": 0, "block": 2, "ask": 4, "stop": 5, "proceed-then-stop": 6}
+"""``hookd fire``'s exit code for each ``action`` of the result: a caller that reads only
+the exit code knows what the agent does next (1 and 3 are hookd's own errors)."""
+_ACTION_TEXT = {
+    "block": "the agent blocks the action",
+    "ask": "the agent asks the user to confirm the action",
+    "stop": "the action does not happen and the agent stops",
+    "proceed-then-stop": "the action goes ahead, then the agent stops",
+}
+
+
+def _why(result: dict[str, Any]) -> str:
+    why = result.get("stopReason") if not result.get("continue", True) else None
+    why = why or result.get("reason")
+    return f": {why}" if why else ""
 
 
 def _read_payload(args: argparse.Namespace) -> dict[str, Any]:

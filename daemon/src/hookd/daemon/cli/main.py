@@ -3,9 +3,10 @@
 Only ``serve`` imports trio; every other subcommand talks to the running daemon through
 ``hookd.client`` (standard library only), so ``hookd status`` starts in tens of ms.
 
-Exit codes: 0 success (for ``fire``: proceed), 2 blocked (``fire``), 1 an error the user
-can fix (the message says how), 3 an unexpected error (a bug: please report it), 130
-interrupted.
+Exit codes: 0 success (for ``fire``: proceed), 1 an error the user can fix (the message
+says how), 3 an unexpected error (a bug: please report it), 130 interrupted; ``fire``
+also exits 2 (block), 4 (ask), 5 (stop) or 6 (proceed, then stop) by the result's
+``action``.
 """
 
 from __future__ import annotations
@@ -63,7 +64,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="fire an event and print the combined result",
         description="Fire EVENT for AGENT: the payload JSON (the event's fields as the agent "
         "sends them) is read from stdin. Prints the result JSON on stdout, live progress on "
-        "stderr when it is a terminal. Exits 0 to proceed, 2 when blocked, 1 on error.",
+        "stderr when it is a terminal. Exits by what the agent does next (the result's "
+        "action): 0 proceed, 2 block, 4 ask, 5 stop, 6 proceed then stop; 1 on error.",
     )
     fire.add_argument("event", help="the agent's own event name, e.g. PreToolUse")
     fire.add_argument("--agent", required=True, choices=AGENTS)

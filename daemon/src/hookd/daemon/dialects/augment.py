@@ -62,6 +62,7 @@ TAKES_HOOKS_DIRS = False
 HOOKS_DIR_ENV: str | None = None
 refine = base.unrefined
 async_result = base.no_async_result
+action = base.plain_action
 hook_label = base.label_by_command
 """Every ``reason`` an Augment hook gives goes to the agent (a Stop hook's exit-2 stderr
 still reaches it when another hook blocks), so none is dropped when combining."""

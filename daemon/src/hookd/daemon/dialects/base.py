@@ -12,7 +12,8 @@ pre-commit's languages assign ``lang_base.no_install``. A dialect answers:
   (``sequential``);
 * how to start a hook: stdin bytes, argv, cwd and environment (``prepare``);
 * what a finished hook means (``interpret``), the dialect's last word on the combined
-  outcome (``refine``), how it reads in the agent's own vocabulary (``native``), extra
+  outcome (``refine``), what the agent then does (``action``), how it reads in the
+  agent's own vocabulary (``native``), extra
   result fields (``fire_extras``) and what a background hook tells the agent when it
   finishes (``async_result``);
 * how progress names a hook (``hook_label``), which events' progress cannot be
@@ -29,6 +30,8 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
+
+from hookd.protocol import Action
 
 from ..model import (
     Combined,
@@ -111,6 +114,11 @@ class DialectModule(Protocol):
         """The dialect's last word on the combined outcome, for rules that need every
         hook's verdict at once (the Cline SDK drops a context that is all blanks)."""
 
+    def action(self, request: FireRequest, combined: Combined) -> Action:
+        """What the agent does next with this outcome, by its rules for the event
+        (``hookd.protocol.Action``): the result's ``action`` and ``hookd fire``'s exit
+        code, so a caller that reads only them is not misled."""
+
     def native(self, request: FireRequest, combined: Combined) -> dict[str, Any]:
         """The combined outcome in the agent's own output vocabulary."""
 
@@ -135,6 +143,15 @@ def keep_all(hooks: Mapping[str, tuple[HookSpec, ...]]) -> Mapping[str, tuple[Ho
 def unrefined(request: FireRequest, combined: Combined, reports: Sequence[HookReport]) -> Combined:
     """``refine``: the combiner's rules are the whole story."""
     return combined
+
+
+def plain_action(request: FireRequest, combined: Combined) -> Action:
+    """``action`` where a block blocks, ``ask`` asks and ``continue: false`` stops."""
+    if not combined.continue_:
+        return "stop"
+    if combined.blocked:
+        return "block"
+    return "ask" if combined.decision == "ask" else "proceed"
 
 
 def no_extras(request: FireRequest, reports: Sequence[HookReport]) -> dict[str, Any]:

@@ -72,6 +72,7 @@ kept_after_error = base.keep_all
 refine = base.unrefined
 fire_extras = base.no_extras
 async_result = base.no_async_result
+action = base.plain_action
 hook_label = base.label_by_file
 
 

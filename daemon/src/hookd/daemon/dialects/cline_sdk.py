@@ -79,6 +79,7 @@ HOOKS_DIR_ENV: str | None = "CLINE_HOOKS_DIR"
 kept_after_error = base.keep_all
 fire_extras = base.no_extras
 async_result = base.no_async_result
+action = base.plain_action
 hook_label = base.label_by_file
 
 _listing_cache: dict[str, tuple[tuple[int, int, int], dict[str, tuple[str, ...]], int]] = {}

@@ -128,6 +128,7 @@ async def fire(
     runs = [progress.runs[report.index] for report in reports]
     result = fire_result(
         combined,
+        action=module.action(request, combined),
         native=module.native(request, combined),
         runs=runs,
         duration_ms=(time.perf_counter() - started) * 1000,

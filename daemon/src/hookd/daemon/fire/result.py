@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, cast
 
-from hookd.protocol import FireResult, HookRun, JsonObject
+from hookd.protocol import Action, FireResult, HookRun, JsonObject
 
 from ..model import Combined, HookReport, HookSpec
 
@@ -52,6 +52,7 @@ def hook_run(report: HookReport) -> HookRun:
 def fire_result(
     combined: Combined,
     *,
+    action: Action,
     native: dict[str, Any],
     runs: Sequence[HookRun],
     duration_ms: float,
@@ -63,6 +64,7 @@ def fire_result(
     """The ``fire`` result; ``extras`` are the dialect's own fields (``fire_extras``)."""
     slowest = max(runs, key=lambda r: r["durationMs"], default=None)
     result: FireResult = {
+        "action": action,
         "blocked": combined.blocked,
         "decision": combined.decision,
         "reason": combined.reason,

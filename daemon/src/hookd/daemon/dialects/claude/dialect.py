@@ -20,6 +20,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from hookd.protocol import Action
+
 from ...jstext import to_json_bytes
 from ...model import (
     Combined,
@@ -510,6 +512,22 @@ def async_result(report: HookReport, request: FireRequest) -> dict[str, Any]:
     }
 
 
+def action(request: FireRequest, combined: Combined) -> Action:
+    """What Claude Code does next: ``continue: false`` stops the agent, after the tool
+    when nothing blocked it on PreToolUse and PermissionRequest; a block on
+    UserPromptSubmit, UserPromptExpansion or PostToolBatch ends the turn; on Stop a block
+    means the agent goes on (it does not stop); ``ask`` asks the user."""
+    event = request.event
+    if not combined.continue_:
+        still_runs = event in rules.ACTION_STILL_RUNS_ON_STOP and not combined.blocked
+        return "proceed-then-stop" if still_runs else "stop"
+    if combined.blocked:
+        return "stop" if event in rules.BLOCK_ENDS_TURN else "block"
+    if combined.decision == "ask":
+        return "ask"
+    return "proceed"
+
+
 def native(request: FireRequest, combined: Combined) -> dict[str, Any]:
     """The combined outcome as one Claude Code hook output object."""
     out: dict[str, Any] = {}
@@ -528,6 +546,10 @@ def native(request: FireRequest, combined: Combined) -> dict[str, Any]:
             specific["permissionDecisionReason"] = combined.reason
         if combined.updated_input_from is not None:
             specific["updatedInput"] = combined.updated_input
+    elif event == "PreModelSwitch" and combined.decision:
+        specific["permissionDecision"] = combined.decision
+        if combined.reason:
+            specific["permissionDecisionReason"] = combined.reason
     elif event == "PermissionRequest" and combined.decision in ("allow", "deny"):
         decision: dict[str, Any] = {"behavior": combined.decision}
         if combined.reason:

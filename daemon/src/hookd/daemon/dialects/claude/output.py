@@ -91,7 +91,7 @@ def _on_failure_block(spec: HookSpec, event: str, outcome: ProcessOutcome) -> Ve
     elif outcome.exit_code not in (0, 2, None):
         detail = outcome.stderr_text.strip()
         reason = f"failed; {rule}" + (f"\n{detail}" if detail else "")
-    elif outcome.exit_code == 0 and (invalid := validation_error(outcome.stdout_text)):
+    elif outcome.exit_code == 0 and (invalid := validation_error(outcome.stdout_text, event)):
         reason = f"failed; {rule}\nHook JSON output validation failed \u2014 {invalid}"
     else:
         return None
@@ -113,7 +113,7 @@ def from_command(
         if code != 0:
             return _worktree_failed(stderr or f"exit code {code}")
         return _worktree_path(stdout, request)
-    obj, schema_error = parse_json(stdout, lenient=lenient)
+    obj, schema_error = parse_json(stdout, lenient=lenient, event=event)
     if obj is None and outcome.stdout_truncated and stdout.lstrip().startswith("{"):
         # JSON cut at the output cap is neither JSON nor the hook's plain text: say so
         # rather than hand a fragment to Claude as context or lose a decision silently.
@@ -168,11 +168,14 @@ def _exit_two(event: str, obj: dict[str, Any] | None, stderr: str) -> Verdict:
     return replace(base, error=f"hook error: {first_line(stderr) or 'exit code 2, no stderr'}")
 
 
-def parse_json(stdout: str, *, lenient: bool = False) -> tuple[dict[str, Any] | None, str | None]:
+def parse_json(
+    stdout: str, *, lenient: bool = False, event: str | None = None
+) -> tuple[dict[str, Any] | None, str | None]:
     """Claude's rule: JSON only when stdout starts with ``{``; else plain text.
 
     Returns the object, or None and the schema error when a field has the wrong type
-    (``lenient``: the object without the wrong-typed fields).
+    (``lenient``: the object without the wrong-typed fields), or, given the ``event``,
+    when ``hookSpecificOutput`` names another event (2.1.328 refuses the whole output).
     """
     text = stdout.lstrip()
     if not text.startswith("{"):
@@ -183,6 +186,9 @@ def parse_json(stdout: str, *, lenient: bool = False) -> tuple[dict[str, Any] | 
         return None, None
     if not isinstance(obj, dict):
         return None, None
+    misnamed = _other_event(obj, event)
+    if misnamed:
+        return None, misnamed
     wrong = _wrong_types(obj)
     if not wrong:
         return obj, None
@@ -196,6 +202,18 @@ def parse_json(stdout: str, *, lenient: bool = False) -> tuple[dict[str, Any] | 
         return kept, None
     name, expected = next(iter(wrong.items()))
     return None, f'no usable answer: "{name}" must be {expected}'
+
+
+def _other_event(obj: dict[str, Any], event: str | None) -> str | None:
+    """The agent's error when ``hookSpecificOutput`` is for another event than the one
+    the hook ran for (2.1.328 throws it: the output is no usable answer)."""
+    specific = obj.get("hookSpecificOutput")
+    if event is None or not isinstance(specific, dict):
+        return None
+    named = specific.get("hookEventName")
+    if named == event:
+        return None
+    return f"Hook returned incorrect event name: expected '{event}' but got '{named}'"
 
 
 def _wrong_types(obj: dict[str, Any]) -> dict[str, str]:
@@ -221,7 +239,7 @@ def _wrong_types(obj: dict[str, Any]) -> dict[str, str]:
     return wrong
 
 
-def validation_error(stdout: str) -> str | None:
+def validation_error(stdout: str, event: str | None = None) -> str | None:
     """Why JSON output fails Claude Code's schema, in its words (None: it passes, or it
     is not JSON output at all)."""
     text = stdout.lstrip()
@@ -233,6 +251,9 @@ def validation_error(stdout: str) -> str | None:
         return None
     if not isinstance(obj, dict):
         return None
+    misnamed = _other_event(obj, event)
+    if misnamed:
+        return misnamed
     for name, expected in _wrong_types(obj).items():
         received = _js_type(_field(obj, name))
         return f"{name}: expected {expected.split()[-1]}, received {received}"
@@ -274,6 +295,8 @@ def from_json(event: str, obj: dict[str, Any]) -> Verdict:
     native = {**_terminal_sequence(obj), **_specific_fields(event, specific)}
     if event == "PreToolUse":
         fields.update(_pre_tool_use(specific, decision, obj.get("reason")))
+    elif event == "PreModelSwitch":
+        fields.update(_pre_model_switch(specific, obj.get("reason")))
     elif event == "PermissionRequest":
         permission, extra = _permission_request(specific)
         fields.update(permission)
@@ -301,6 +324,20 @@ def _pre_tool_use(specific: dict[str, Any], legacy: Any, legacy_reason: Any) -> 
         fields["has_updated_input"] = True
         fields["updated_input"] = specific["updatedInput"]
     return fields
+
+
+def _pre_model_switch(specific: dict[str, Any], top_reason: Any) -> dict[str, Any]:
+    """2.1.328's PreModelSwitch: ``permissionDecision`` allow / deny / ask as on
+    PreToolUse (ask: a headless session refuses); a deny without a reason reads
+    ``reason``, else "Blocked by hook"."""
+    decision = specific.get("permissionDecision")
+    if decision not in ("allow", "deny", "ask"):
+        return {}
+    reason = specific.get("permissionDecisionReason") or None
+    if decision == "deny":
+        reason = reason or (top_reason if isinstance(top_reason, str) and top_reason else None)
+        return {"decision": "deny", "blocks": True, "reason": reason or "Blocked by hook"}
+    return {"decision": decision, "reason": reason}
 
 
 def _permission_request(specific: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -400,7 +437,7 @@ def _from_http(event: str, request: FireRequest, outcome: ProcessOutcome) -> Ver
     if not 200 <= status < 300:
         problem = f"HTTP status {status}" + (f": {first_line(body)[:200]}" if body else "")
     elif body:
-        obj, schema_error = parse_json(body)
+        obj, schema_error = parse_json(body, event=event)
         if schema_error:
             problem = f"the response JSON is invalid: {schema_error}"
         elif obj is None:

@@ -34,6 +34,8 @@ EVENTS: tuple[str, ...] = (
     "WorktreeRemove",
     "PreCompact",
     "PostCompact",
+    "PreModelSwitch",
+    "PostModelSwitch",
     "Elicitation",
     "ElicitationResult",
     "SessionEnd",
@@ -61,6 +63,8 @@ MATCHER_FIELD: dict[str, str] = {
     "UserPromptExpansion": "command_name",
     "Elicitation": "mcp_server_name",
     "ElicitationResult": "mcp_server_name",
+    "PreModelSwitch": "to_model",
+    "PostModelSwitch": "to_model",
 }
 """The stdin field each event's matcher is tested against; absent = no matcher support
 (the matcher is then silently ignored, as Claude Code does)."""
@@ -81,6 +85,7 @@ EXIT2_BLOCKS = frozenset(
         "Elicitation",
         "ElicitationResult",
         "WorktreeCreate",
+        "PreModelSwitch",  # 2.1.328: "Model switch blocked by a PreModelSwitch hook"
     }
 )
 """Events where exit code 2 blocks ("Exit code 2 behavior per event")."""
@@ -104,6 +109,15 @@ EXIT2_IGNORED = frozenset(
         "MessageDisplay",
     }
 )
+
+BLOCK_ENDS_TURN = frozenset({"UserPromptSubmit", "UserPromptExpansion", "PostToolBatch"})
+"""Events where a block ends the turn: the agent stops ("PostToolBatch, UserPromptSubmit,
+and UserPromptExpansion: the turn ends"; the real agent's PostToolBatch block ends with
+``terminal_reason: hook_stopped``)."""
+
+ACTION_STILL_RUNS_ON_STOP = frozenset({"PreToolUse", "PermissionRequest"})
+"""Events whose guarded action still happens under ``continue: false`` when nothing
+blocked it: the agent runs the tool, then stops (tests/agents/claude)."""
 
 TOP_LEVEL_DECISION = frozenset(
     {
@@ -138,6 +152,8 @@ ADDITIONAL_CONTEXT_EVENTS = frozenset(
         "PostToolBatch",
         "Stop",
         "SubagentStop",
+        "PostModelSwitch",  # 2.1.328
+        "Notification",  # 2.1.328
     }
 )
 
@@ -146,6 +162,27 @@ COMMAND_TIMEOUT_S = 600.0
 SESSION_END_BUDGET_S = 1.5
 SESSION_END_MAX_BUDGET_S = 60.0
 SESSION_END_BUDGET_ENV = "CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS"
+
+LEGACY_TOOL_NAMES: dict[str, str] = {
+    "Task": "Agent",
+    "KillShell": "TaskStop",
+    "KillBash": "TaskStop",
+    "ListPeers": "ListAgents",
+    "Brief": "SendUserMessage",
+    "ListMcpResources": "ListMcpResourcesTool",
+    "ReadMcpResource": "ReadMcpResourceTool",
+    "ReadMcpResourceDir": "ReadMcpResourceDirTool",
+    "ProposeGoal": "SetGoal",
+}
+"""Old tool names and the tools they are now (2.1.328): a matcher naming the old name
+still matches the tool, exactly or as a regex (``tests/agents/claude``: ``Task``,
+``Write|Task`` and ``^Task$`` all match the Agent tool)."""
+_OLD_NAMES: dict[str, tuple[str, ...]] = {
+    new: tuple(old for old, now in LEGACY_TOOL_NAMES.items() if now == new)
+    for new in LEGACY_TOOL_NAMES.values()
+}
+_MODEL_TAG = re.compile(r"\[[12]m\](?=\s*(?:[|,]|$))", re.IGNORECASE)
+MODEL_EVENTS = frozenset({"PreModelSwitch", "PostModelSwitch"})
 
 _EXACT = re.compile(r"^[A-Za-z0-9_\-, |]+$")
 _EXACT_NARROW = re.compile(r"^[A-Za-z0-9_|]+$")
@@ -159,11 +196,23 @@ def matcher_matches(event: str, matcher: str | None, value: str | None) -> bool:
     ``_``, ``-``, spaces, ``,`` and ``|`` is an exact name or a list of exact names
     (``FileChanged``/``StopFailure``: letters, digits, ``_`` and ``|`` only); anything
     else is an unanchored regular expression. An invalid regex matches nothing.
+    On tool events the tool's old names count too (``LEGACY_TOOL_NAMES``); on the model
+    switch events a ``[1m]``/``[2m]`` tag after a model name is dropped first (2.1.328).
     """
     if matcher is None or matcher in ("", "*"):
         return True
     if value is None:
         return False
+    if event in MODEL_EVENTS:  # a context-window tag such as [1m] is not matched on
+        untagged = _MODEL_TAG.sub("", matcher)
+        matcher = untagged if untagged.strip() else matcher
+    if event in TOOL_EVENTS:
+        names = (value, *_OLD_NAMES.get(value, ()))
+        return any(_matches_one(event, matcher, name) for name in names)
+    return _matches_one(event, matcher, value)
+
+
+def _matches_one(event: str, matcher: str, value: str) -> bool:
     if event in _NARROW_EVENTS:
         if _EXACT_NARROW.match(matcher):
             return value in matcher.split("|")
