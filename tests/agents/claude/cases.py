@@ -40,6 +40,22 @@ def pre(decision: str, reason: str = "", **more: Any) -> str:
 
 
 @dataclass(frozen=True)
+class Plugin:
+    """A plugin in the case's local marketplace (``hookd-test``), installed into the
+    real agent with ``claude plugin install``; its hooks' ``{script}`` is
+    ``${CLAUDE_PLUGIN_ROOT}/hooks/<hook>.sh``."""
+
+    name: str
+    hooks: tuple[Hook, ...]
+    manifest: dict[str, Any] = field(default_factory=dict)
+    """More fields for its ``.claude-plugin/plugin.json``."""
+
+    @property
+    def id(self) -> str:
+        return f"{self.name}@hookd-test"
+
+
+@dataclass(frozen=True)
 class Case:
     id: str
     about: str
@@ -62,6 +78,10 @@ class Case:
     """The agent's arguments after the prompt and model."""
     stdin_lines: tuple[dict[str, Any], ...] = ()
     """Stream-json input (user messages and control requests) instead of a prompt."""
+    plugins: tuple[Plugin, ...] = ()
+    """Plugins installed (and so enabled in the user's settings) before the run."""
+    every_run: bool = False
+    """Compare every run of every hook, not only each hook's first."""
     xfail: str | None = None
 
 
@@ -947,5 +967,110 @@ CASES = [
         (Hook("a", stdout="never", matcher="resume"),),
         event="SessionStart",
         matcher=None,
+    ),
+    # -- plugins, installed into the agent from a local marketplace ----------------------
+    Case(
+        "plugin-hook-blocks",
+        "a plugin's PreToolUse hook blocks; it sees CLAUDE_PLUGIN_ROOT and CLAUDE_PLUGIN_DATA",
+        (),
+        plugins=(Plugin("guard", (Hook("g", exit=2, stderr="plugin says no"),)),),
+    ),
+    Case(
+        "plugin-and-settings-contexts",
+        "a plugin hook and a settings hook both add context",
+        (Hook("s", stdout=pre("allow", additionalContext="from settings")),),
+        plugins=(
+            Plugin("notes", (Hook("n", stdout=pre("allow", additionalContext="from plugin")),)),
+        ),
+    ),
+    Case(
+        "plugin-disabled-by-project",
+        "enabledPlugins false in the project turns the user's plugin off",
+        (Hook("spy"),),
+        extra_settings={"enabledPlugins": {"guard@hookd-test": False}},
+        plugins=(Plugin("guard", (Hook("g", exit=2, stderr="never"),)),),
+    ),
+    Case(
+        "plugin-disable-all-hooks",
+        "disableAllHooks turns plugin hooks off too",
+        (),
+        extra_settings={"disableAllHooks": True},
+        plugins=(Plugin("guard", (Hook("g", exit=2, stderr="never"),)),),
+    ),
+    Case(
+        "plugin-same-handler-as-settings",
+        "the same command in a plugin and in a settings file runs twice",
+        (Hook("twin", command="{ws}/../hooks/twin.sh"),),
+        plugins=(Plugin("twin", (Hook("twin", command="{ws}/../hooks/twin.sh"),)),),
+        every_run=True,
+    ),
+    Case(
+        "plugin-two-plugins",
+        "two plugins' hooks both run; one denies",
+        (),
+        plugins=(
+            Plugin("one", (Hook("p1", stdout=pre("allow", additionalContext="one ok")),)),
+            Plugin("two", (Hook("p2", stdout=pre("deny", "two says no")),)),
+        ),
+    ),
+    Case(
+        "plugin-option-env",
+        "pluginConfigs options reach the hook as CLAUDE_PLUGIN_OPTION_<KEY>",
+        (),
+        layer_settings={
+            "user": {
+                "pluginConfigs": {
+                    "opts@hookd-test": {"options": {"api_level": "3", "verbose": True}}
+                }
+            }
+        },
+        plugins=(
+            Plugin(
+                "opts",
+                (Hook("o", exit=2, stderr="opts"),),
+                manifest={
+                    "userConfig": {
+                        "api_level": {
+                            "type": "string",
+                            "title": "API level",
+                            "description": "level",
+                        },
+                        "verbose": {"type": "boolean", "title": "Verbose", "description": "talk"},
+                    }
+                },
+            ),
+        ),
+    ),
+    Case(
+        "plugin-exec-form-user-config",
+        "exec form: ${user_config.KEY} in args is filled in",
+        (),
+        layer_settings={
+            "user": {"pluginConfigs": {"exe@hookd-test": {"options": {"level": "high"}}}}
+        },
+        plugins=(
+            Plugin(
+                "exe",
+                (
+                    Hook(
+                        "x",
+                        exit=2,
+                        stderr="exec plugin",
+                        fields={"args": ["${user_config.level}", "${CLAUDE_PLUGIN_ROOT}"]},
+                    ),
+                ),
+                manifest={
+                    "userConfig": {
+                        "level": {"type": "string", "title": "Level", "description": "level"}
+                    }
+                },
+            ),
+        ),
+    ),
+    Case(
+        "plugin-matcher-misses",
+        "a plugin hook whose matcher names another tool",
+        (Hook("spy"),),
+        plugins=(Plugin("guard", (Hook("g", exit=2, stderr="never", matcher="Write"),)),),
     ),
 ]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -15,7 +16,7 @@ from typing import Any
 import pytest
 import trio
 
-from agents.claude.cases import CASES, Case
+from agents.claude.cases import CASES, Case, Hook
 from hookd.daemon.app import serve
 from hookd.daemon.settings import Settings
 from hookd_testing import RpcClient, wait_until
@@ -25,10 +26,16 @@ HARNESS = Path(__file__).parents[1] / "harness"
 
 
 def _script(hook_out_var: str, name: str, hook: Any) -> str:
+    """The hook: it records what it was given (stdin, the ``CLAUDE_PLUGIN_*``
+    environment, argv) under a run number taken with an atomic ``mkdir`` (copies of one
+    script may run at once), then answers as the case says; later runs answer nothing."""
+    out = f'"${hook_out_var}/{name}'
     return (
         "#!/bin/sh\n"
-        f'n=$(ls "${hook_out_var}" 2>/dev/null | grep -c "^{name}\\.stdin\\.")\n'
-        f'cat > "${hook_out_var}/{name}.stdin.$n"\n'
+        f'n=0; until mkdir {out}.run.$n" 2>/dev/null; do n=$((n+1)); done\n'
+        f'env | grep "^CLAUDE_PLUGIN" | sort > {out}.env.$n"\n'
+        f'printf "%s\\n" "$@" > {out}.args.$n"\n'
+        f'cat > {out}.stdin.$n"\n'
         '[ "$n" -gt 0 ] && exit 0\n'  # only the first run answers: no endless Stop loops
         + (f"sleep {hook.sleep}\n" if hook.sleep else "")
         + f"printf '%s' {_sh(hook.stdout)}\n"
@@ -42,21 +49,16 @@ def _sh(text: str) -> str:
 
 
 def _setup(case: Case, root: Path) -> dict[str, Path]:
-    places = {n: root / n for n in ("home", "ws", "hooks", "agent", "hookd", "run")}
+    names = ("home", "ws", "hooks", "agent", "hookd", "run", "market")
+    places = {n: root / n for n in names}
     for path in places.values():
         path.mkdir(parents=True)
     files: dict[str, list[dict[str, Any]]] = {}
     for hook in case.hooks:
-        script = places["hooks"] / f"{hook.name}.sh"
-        script.write_text(_script("HOOK_OUT", hook.name, hook).replace("{ws}", str(places["ws"])))
-        script.chmod(0o755)
-        command = hook.command.replace("{script}", str(script))
-        group: dict[str, Any] = {"hooks": [{"type": "command", "command": command, **hook.fields}]}
-        matcher = hook.matcher if hook.matcher is not None else case.matcher
-        if matcher is not None:
-            group["matcher"] = matcher
+        script = _write_script(places["hooks"] / f"{hook.name}.sh", hook, places)
         for layer in hook.layers:
-            files.setdefault(layer, []).append(group)
+            files.setdefault(layer, []).append(_group(case, hook, str(script), places))
+    _write_marketplace(case, places)
     paths = {
         "user": places["home"] / ".claude" / "settings.json",
         "project": places["ws"] / ".claude" / "settings.json",
@@ -73,6 +75,66 @@ def _setup(case: Case, root: Path) -> dict[str, Path]:
             content["hooks"][case.event] = files[layer]
         path.write_text(json.dumps(content, indent=2))
     return places
+
+
+def _write_script(path: Path, hook: Hook, places: dict[str, Path]) -> Path:
+    path.write_text(_script("HOOK_OUT", hook.name, hook).replace("{ws}", str(places["ws"])))
+    path.chmod(0o755)
+    return path
+
+
+def _group(case: Case, hook: Hook, script: str, places: dict[str, Path]) -> dict[str, Any]:
+    """The matcher group that declares ``hook`` (its command names ``script``)."""
+    command = hook.command.replace("{script}", script).replace("{ws}", str(places["ws"]))
+    group: dict[str, Any] = {"hooks": [{"type": "command", "command": command, **hook.fields}]}
+    matcher = hook.matcher if hook.matcher is not None else case.matcher
+    if matcher is not None:
+        group["matcher"] = matcher
+    return group
+
+
+def _write_marketplace(case: Case, places: dict[str, Path]) -> None:
+    """The case's plugins as a local marketplace folder, ``hookd-test``."""
+    market = places["market"]
+    entries = []
+    for plugin in case.plugins:
+        folder = market / "plugins" / plugin.name
+        (folder / "hooks").mkdir(parents=True)
+        (folder / ".claude-plugin").mkdir()
+        manifest = {"name": plugin.name, "version": "1.0.0", "description": "a test plugin",
+                    **plugin.manifest}  # fmt: skip
+        (folder / ".claude-plugin" / "plugin.json").write_text(json.dumps(manifest))
+        groups = []
+        for hook in plugin.hooks:
+            _write_script(folder / "hooks" / f"{hook.name}.sh", hook, places)
+            script = f"${{CLAUDE_PLUGIN_ROOT}}/hooks/{hook.name}.sh"
+            groups.append(_group(case, hook, script, places))
+        (folder / "hooks" / "hooks.json").write_text(json.dumps({"hooks": {case.event: groups}}))
+        entries.append({"name": plugin.name, "source": f"./plugins/{plugin.name}",
+                        "description": "a test plugin"})  # fmt: skip
+    (market / ".claude-plugin").mkdir()
+    (market / ".claude-plugin" / "marketplace.json").write_text(
+        json.dumps({"name": "hookd-test", "owner": {"name": "hookd"}, "plugins": entries})
+    )
+
+
+async def _install_plugins(case: Case, places: dict[str, Path], claude: str) -> None:
+    """``claude plugin marketplace add`` and ``claude plugin install``, by the real agent
+    (in the loopback-only namespace, with the case's home): the agent writes its own
+    plugin files and enables each plugin in the user's settings."""
+    from agents.harness.netns import netns_argv
+
+    env = {"PATH": os.environ["PATH"], "HOME": str(places["home"]), "LANG": "C.UTF-8",
+           "DISABLE_TELEMETRY": "1", "DISABLE_AUTOUPDATER": "1", "DISABLE_ERROR_REPORTING": "1",
+           "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1"}  # fmt: skip
+    commands = [["plugin", "marketplace", "add", str(places["market"])]]
+    commands += [["plugin", "install", plugin.id] for plugin in case.plugins]
+    for command in commands:
+        done = await trio.run_process(
+            netns_argv([claude, *command]), cwd=str(places["ws"]), env=env,
+            capture_stdout=True, capture_stderr=True, check=False,
+        )  # fmt: skip
+        assert done.returncode == 0, (command, done.stdout, done.stderr)
 
 
 def _turns(case: Case, ws: Path) -> dict[str, Any]:
@@ -155,15 +217,24 @@ def _control_responses(stdout: str) -> dict[str, dict[str, Any]]:
     return answers
 
 
-def _stdins(folder: Path) -> dict[str, bytes]:
-    return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if ".stdin." in p.name}
+def _runs(folder: Path, *, first: bool = False) -> dict[str, list[tuple[bytes, ...]]]:
+    """Each hook's runs (only run 0 with ``first``), each as what it was given: the
+    files ``<hook>.stdin.<run>``, ``.env.<run>`` and ``.args.<run>``."""
+    runs: dict[str, list[tuple[bytes, ...]]] = {}
+    for stdin in sorted(folder.glob("*.stdin.*")):
+        hook, _, run = stdin.name.partition(".stdin.")
+        if first and run != "0":
+            continue
+        given = (folder / f"{hook}.env.{run}", folder / f"{hook}.args.{run}", stdin)
+        runs.setdefault(hook, []).append(tuple(p.read_bytes() for p in given))
+    return runs
 
 
 async def _fire_hookd(case: Case, places: dict[str, Path], settings: Settings) -> dict[str, Any]:
     first = next(
         (p for p in sorted(places["agent"].iterdir()) if p.name.endswith(".stdin.0")), None
     )
-    payload = json.loads(first.read_bytes()) if first else {}
+    payload = json.loads(first.read_bytes()) if first else _unseen_payload(case)
     async with trio.open_nursery() as nursery:
         await nursery.start(serve, replace(settings, home=str(places["home"])))
         rpc = await RpcClient.connect(settings.socket_path)
@@ -193,6 +264,14 @@ async def _background_hooks_started(result: dict[str, Any], folder: Path) -> Non
 
     with contextlib.suppress(trio.TooSlowError):  # the stdin comparison then says which
         await wait_until(lambda: written() >= expected, timeout=20)
+
+
+def _unseen_payload(case: Case) -> dict[str, Any]:
+    """The payload to fire when no hook of the agent's ran (so none captured one): for a
+    tool event the model's tool call, so that a hook hookd wrongly runs shows up."""
+    if case.event != "PreToolUse":
+        return {}
+    return {"tool_name": "Bash", "tool_input": {"command": case.tool_command}}
 
 
 def _text_after_first(requests: list[dict[str, Any]]) -> str:
@@ -299,14 +378,19 @@ async def test_claude_agent_and_hookd_agree(
     case: Case, claude_bin: str, netns: None, settings: Settings, tmp_path: Path
 ) -> None:
     places = _setup(case, tmp_path / "case")
+    if case.plugins:
+        await _install_plugins(case, places, claude_bin)
     agent = await _run_agent(case, places, claude_bin)
     hookd = await _fire_hookd(case, places, settings)
 
-    agent_stdin, hookd_stdin = _stdins(places["agent"]), _stdins(places["hookd"])
-    first_runs = {k: v for k, v in agent_stdin.items() if k.endswith(".stdin.0")}
-    assert first_runs.keys() == {k for k in hookd_stdin if k.endswith(".stdin.0")}, (
-        "the agent and hookd ran different hooks"
-    )
-    for name, data in first_runs.items():
-        assert hookd_stdin[name] == data, f"{name}: hookd's stdin differs from the agent's"
+    # What each hook was given (stdin, the CLAUDE_PLUGIN_* environment, argv), byte for
+    # byte: each hook's first run, or (every_run) all its runs, in any order (copies of
+    # one script run concurrently).
+    # Only the first run unless every_run: the agent may run a hook again later (Stop, a
+    # second turn).
+    first = not case.every_run
+    agent_saw, hookd_saw = _runs(places["agent"], first=first), _runs(places["hookd"], first=first)
+    assert agent_saw.keys() == hookd_saw.keys(), "the agent and hookd ran different hooks"
+    for hook, runs in agent_saw.items():
+        assert sorted(hookd_saw[hook]) == sorted(runs), f"{hook}: what hookd gave it differs"
     assert compare(case, agent, hookd) == []

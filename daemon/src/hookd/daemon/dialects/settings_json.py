@@ -58,6 +58,17 @@ def load_settings_hooks(
     data, error = read_json_object(source.path)
     if data is None:
         return Loaded(error=error, unreadable=error is not None)
+    return hooks_from_object(source, data, known_events, make_handler, keep_settings)
+
+
+def hooks_from_object(
+    source: Source,
+    data: Mapping[str, Any],
+    known_events: frozenset[str],
+    make_handler: HandlerFactory,
+    keep_settings: tuple[str, ...] = (),
+) -> Loaded:
+    """``load_settings_hooks`` for an object already read (a plugin's ``hooks.json``)."""
     settings = {key: data[key] for key in keep_settings if key in data}
     hooks_section = data.get("hooks", {})
     if not isinstance(hooks_section, dict):

@@ -12,6 +12,7 @@ This module finds, selects and prepares hooks; ``output`` reads their results,
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -39,7 +40,7 @@ from ...spill import private_directory, session_directory
 from .. import base, windows
 from ..base import first_root, hook_environment
 from ..settings_json import load_settings_hooks, number_field
-from . import handlers, rules
+from . import handlers, plugins, rules
 from . import output as claude_output
 from .if_rule import condition_allows
 
@@ -49,6 +50,8 @@ _EVENT_SET = frozenset(EVENTS)
 _HANDLER_TYPES = frozenset({"command", "http", "mcp_tool", "prompt", "agent"})
 _PLACEHOLDERS = ("CLAUDE_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA")
 _KEPT_SETTINGS = (
+    "enabledPlugins",
+    "pluginConfigs",
     "disableAllHooks",
     "allowManagedHooksOnly",
     "allowedHttpHookUrls",
@@ -99,10 +102,13 @@ def sources(home: str, system_root: str, roots: Sequence[str]) -> list[Source]:
         )
     found.append(Source(DIALECT, "managed", managed_settings_path(system_root), "settings"))
     found.append(Source(DIALECT, "managed", managed_dropin_dir(system_root), "hookdir"))
+    found.append(plugins.source(home, roots[0] if roots else None))
     return found
 
 
 def load(source: Source) -> Loaded:
+    if source.layer == plugins.LAYER:
+        return plugins.load(source, _EVENT_SET, _make_handler)
     if source.kind == "hookdir":
         return _load_dropins(source)
     return load_settings_hooks(source, _EVENT_SET, _make_handler, _KEPT_SETTINGS)
@@ -227,6 +233,8 @@ class _Policy:
     managed_only: bool
     url_allowlist: tuple[str, ...] | None
     env_allowlist: tuple[str, ...] | None
+    enabled_plugins: Mapping[str, bool]
+    plugin_configs: Mapping[str, Any]
 
 
 def _policy(loaded: Sequence[tuple[Source, Loaded]]) -> _Policy:
@@ -240,7 +248,25 @@ def _policy(loaded: Sequence[tuple[Source, Loaded]]) -> _Policy:
         managed_only=managed_only,
         url_allowlist=_merged_list(loaded, "allowedHttpHookUrls"),
         env_allowlist=_merged_list(loaded, "httpHookAllowedEnvVars"),
+        enabled_plugins=_merged_map(loaded, "enabledPlugins"),
+        plugin_configs=_merged_map(loaded, "pluginConfigs"),
     )
+
+
+_PRECEDENCE = ("user", "project", "local", "managed")
+
+
+def _merged_map(loaded: Sequence[tuple[Source, Loaded]], key: str) -> dict[str, Any]:
+    """An object setting merged key by key over the layers, the higher layer winning
+    (user < project < local < managed): a project may turn off a plugin the user
+    enabled, and managed settings decide last."""
+    merged: dict[str, Any] = {}
+    for layer in _PRECEDENCE:
+        for source, content in loaded:
+            value = content.settings.get(key)
+            if source.layer == layer and isinstance(value, dict):
+                merged.update(value)
+    return merged
 
 
 def _merged_list(loaded: Sequence[tuple[Source, Loaded]], key: str) -> tuple[str, ...] | None:
@@ -267,6 +293,11 @@ def select(
         if policy.disable_all == "managed":
             continue
         for spec in content.hooks.get(request.event, ()):
+            if (
+                source.layer == plugins.LAYER
+                and policy.enabled_plugins.get(spec.options["plugin"]) is not True
+            ):
+                continue  # installed, not enabled
             if not _applies(spec, request, value, warnings):
                 continue
             identity: str = spec.options["identity"]
@@ -282,6 +313,8 @@ def select(
                 continue
             if spec.options.get("type") == "http" and policy.env_allowlist is not None:
                 spec = replace(spec, options={**spec.options, "httpEnvAllow": policy.env_allowlist})
+            if "plugin" in spec.options:
+                spec = _with_plugin_options(spec, policy)
             chosen.append(spec)
     if request.event == "SessionEnd":
         configured = [
@@ -334,9 +367,25 @@ def _session_end_budget(
     ]
 
 
+def _with_plugin_options(spec: HookSpec, policy: _Policy) -> HookSpec:
+    """The plugin's configured options (``pluginConfigs[id].options``) for ``prepare``."""
+    config = policy.plugin_configs.get(spec.options["plugin"])
+    options = config.get("options") if isinstance(config, dict) else None
+    if not isinstance(options, dict):
+        return spec
+    return replace(spec, options={**spec.options, "pluginOptions": options})
+
+
 def _not_runnable(spec: HookSpec, event: str, policy: _Policy) -> str | None:
     """Why Claude Code would not run this handler on this event, or None."""
     kind = spec.options.get("type")
+    if "plugin" in spec.options and spec.argv is None and plugins.USER_CONFIG.search(spec.command):
+        return (
+            f"it is from plugin {spec.options['plugin']} and references ${{user_config.*}} in "
+            "a shell-form command (the value would be re-parsed by the shell); use the exec "
+            'form ({"command": ..., "args": ["${user_config.KEY}"]}) or read '
+            "$CLAUDE_PLUGIN_OPTION_<KEY> from the environment"
+        )
     if kind in ("prompt", "agent") and event not in rules.PROMPT_EVENTS:
         return f"Claude Code does not run {kind} hooks on {event}"
     if kind == "http" and event in rules.NO_HTTP_EVENTS:
@@ -410,7 +459,7 @@ def prepare(spec: HookSpec, request: FireRequest, base_env: Mapping[str, str]) -
     # "Claude Code removes OTEL_* exporter variables from every subprocess it spawns,
     # including hooks": the agent's own (the fire's env) as well as the daemon's.
     agent_env = {k: v for k, v in request.env.items() if not k.startswith("OTEL_")}
-    extra = {"CLAUDE_PROJECT_DIR": project, **agent_env}
+    extra = {"CLAUDE_PROJECT_DIR": project, **agent_env, **_plugin_env(spec)}
     effort = payload.get("effort")
     if isinstance(effort, dict) and isinstance(effort.get("level"), str):
         extra.setdefault("CLAUDE_EFFORT", effort["level"])
@@ -425,7 +474,8 @@ def prepare(spec: HookSpec, request: FireRequest, base_env: Mapping[str, str]) -
     if spec.argv is None:
         argv = shell_form(spec.command, spec.options.get("shell"), env)
     else:
-        argv = tuple(_substitute(part, env) for part in spec.argv)
+        options = spec.options.get("pluginOptions", {})
+        argv = tuple(_substitute(part, env, options) for part in spec.argv)
     cwd = claude_output.hook_cwd(request)
     # Claude Code 2.1.328 ends the JSON with a newline (seen by its own hooks, byte for
     # byte: tests/agents/claude); the v2.1.240 reference does not say.
@@ -485,11 +535,34 @@ def fire_extras(request: FireRequest, reports: Sequence[HookReport]) -> dict[str
     return {"envFile": path if made else None}
 
 
-def _substitute(text: str, env: Mapping[str, str]) -> str:
+def _substitute(text: str, env: Mapping[str, str], options: Mapping[str, Any] = {}) -> str:
+    """An exec-form argument with ``${CLAUDE_PROJECT_DIR}``-style placeholders and a
+    plugin's ``${user_config.KEY}`` filled in, each as a plain string (no shell)."""
     for name in _PLACEHOLDERS:
         if name in env:
             text = text.replace("${" + name + "}", env[name])
+    if options:
+        text = plugins.USER_CONFIG.sub(  # a value not configured is left as written
+            lambda m: plugins.js_string(options[m.group(1)]) if m.group(1) in options else m[0],
+            text,
+        )
     return text
+
+
+def _plugin_env(spec: HookSpec) -> dict[str, str]:
+    """``CLAUDE_PLUGIN_ROOT``, ``CLAUDE_PLUGIN_DATA`` (made if missing, as the agent
+    does) and ``CLAUDE_PLUGIN_OPTION_<KEY>`` for a plugin's hook; nothing otherwise."""
+    plugin = spec.options.get("plugin")
+    if plugin is None:
+        return {}
+    data = plugins.data_dir(spec.options["pluginsFolder"], plugin)
+    with contextlib.suppress(OSError):  # the hook runs and finds no folder, as it would
+        os.makedirs(data, exist_ok=True)  # if its user had removed it
+    return {
+        "CLAUDE_PLUGIN_ROOT": spec.options["pluginRoot"],
+        "CLAUDE_PLUGIN_DATA": data,
+        **plugins.option_env(spec.options.get("pluginOptions", {})),
+    }
 
 
 def async_result(report: HookReport, request: FireRequest) -> dict[str, Any]:
