@@ -106,6 +106,12 @@ CONTRACTS = [
         id="registry-gets-its-dialects-handed-down",
     ),
     pytest.param(
+        (f"{D}.trust",),
+        (f"{D}.all_dialects", f"{D}.fire", f"{D}.server", f"{D}.runner", f"{D}.registry",
+         f"{D}.app", f"{D}.cli", "trio"),
+        id="trust-gets-its-dialects-handed-down",
+    ),
+    pytest.param(
         (f"{D}.fire",), (f"{D}.server", f"{D}.app", f"{D}.cli"), id="fire-below-server"
     ),
     pytest.param((f"{D}.server",), (f"{D}.app", f"{D}.cli"), id="server-below-app"),

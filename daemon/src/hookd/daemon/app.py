@@ -38,6 +38,8 @@ from .server.methods import METHODS
 from .server.peer import caller_of
 from .settings import Settings
 from .stats import Stats
+from .trust.gate import TrustGate
+from .trust.store import TrustStore, store_path
 
 log = structlog.get_logger("hookd")
 _ACCEPT_RESOURCE_ERRORS = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
@@ -57,7 +59,13 @@ class Daemon:
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.registry = Registry(settings, DIALECTS)
+        self.trust = TrustGate(
+            TrustStore(store_path(settings.state_dir)),
+            DIALECTS,
+            home=settings.home,
+            trust_all=settings.trust_all,
+        )
+        self.registry = Registry(settings, DIALECTS, self.trust)
         self.watcher = Watcher(
             self.registry, debounce_ms=settings.watch_debounce_ms, step_ms=settings.watch_step_ms
         )
@@ -103,6 +111,7 @@ class Daemon:
             "watcher": self.watcher.view(),
             "hookStats": self.stats.hook_views(),
             "processes": self.custody.view(),
+            "trust": self.trust.view(),
             "asyncHooks": {
                 "running": self.background.running,
                 "finished": self.background.finished,

@@ -50,6 +50,10 @@ class HookSpec:
     background: bool = False
     """Runs in the background: the fire starts it and does not wait (Claude's ``async``)."""
     order: int = 0
+    refused: str | None = None
+    """Why hookd will not run it (``untrusted: ...`` or ``refused: ...``, see ``trust``):
+    the fire reports it as not run, and on an event that guards an action it blocks
+    unless ``never_ran`` is ``"allow"``."""
 
 
 @dataclass(frozen=True, slots=True)

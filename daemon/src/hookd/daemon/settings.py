@@ -73,6 +73,9 @@ class Settings:
     max_fire_depth: int = 3
     """A fire made from inside a hook is nested one deeper than the fire that ran the
     hook; past this depth it is refused (a hook firing its own event would recurse)."""
+    trust_all: bool = False
+    """Run the hooks of every workspace without ``hookd allow`` (for CI and containers,
+    where the workspace is the point). Files others could write are refused all the same."""
     log_level: str = "info"
     log_json: bool | None = None
     """None: JSON lines unless stderr is a terminal."""

@@ -53,6 +53,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve.add_argument("--log-level", choices=("debug", "info", "warning", "error"))
     serve.add_argument(
+        "--trust-all",
+        action="store_true",
+        default=None,
+        help="run every workspace's hooks without 'hookd allow' (CI, containers)",
+    )
+    serve.add_argument(
         "--log-format",
         choices=("json", "console"),
         help="default: json unless stderr is a terminal",
@@ -100,6 +106,19 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     commands.add_parser("shutdown", help="stop the daemon (in-flight fires are cancelled)")
+
+    for name, summary in (
+        ("allow", "trust the hooks a workspace configures, as they are now"),
+        ("deny", "stop trusting a workspace: its hooks do not run"),
+    ):
+        trust = commands.add_parser(
+            name,
+            help=summary,
+            description=f"{summary[0].upper()}{summary[1:]}. Writes the trust store under "
+            "hookd's state_dir (the daemon need not run); refused from inside a hook.",
+        )
+        trust.add_argument("dir", nargs="?", metavar="DIR", help="default: the current folder")
+        trust.add_argument("--config", metavar="FILE", help="hookd config file (TOML)")
     return parser
 
 
@@ -127,6 +146,12 @@ def _run(args: argparse.Namespace) -> int:
         from .serve import run_serve
 
         return run_serve(args)
+    if args.command in ("allow", "deny"):
+        from . import trust_commands
+
+        return {"allow": trust_commands.run_allow, "deny": trust_commands.run_deny}[args.command](
+            args
+        )
     from . import client_commands
 
     handler = {
