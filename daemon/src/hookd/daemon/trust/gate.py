@@ -93,10 +93,13 @@ class TrustGate:
         self._real: dict[str, str] = {}
         self._configs: dict[str, _Config] = {}
         self._content: dict[str, tuple[Loaded, str]] = {}
+        self._checked: dict[str, tuple[Loaded, str | None]] = {}
+        self._fire_settings: dict[str, tuple[Source, Loaded]] = {}
 
     # the check ------------------------------------------------------------------------
     def screen(self, loaded: Sequence[tuple[Source, Loaded]], event: str) -> Screened:
         workspaces: dict[str, _Workspace] = {}
+        self._fire_settings = {s.path: (s, c) for s, c in loaded if s.kind == "settings"}
         run: list[tuple[Source, Loaded]] = []
         report: list[tuple[Source, Loaded]] = []
         refused_any = False
@@ -134,7 +137,7 @@ class TrustGate:
         self, source: Source, content: Loaded, workspaces: dict[str, _Workspace]
     ) -> str | None:
         if source.kind == "settings":
-            unsafe = self._unsafe(source.path)
+            unsafe = self._settings_unsafe(source.path, content)
             if unsafe:
                 return unsafe
         if self.trust_all or source.root is None:
@@ -201,7 +204,12 @@ class TrustGate:
             )  # fmt: skip
         for path, recorded in approval.files.items():
             dialect = config_dialect(recorded)
-            current = self.digests.of(path) if dialect is None else self._config(path, dialect)
+            if dialect is None:
+                current = self.digests.of(path)
+            else:
+                spelled = root + path[len(real) :] if path.startswith(real + os.sep) else path
+                in_fire = self._fire_settings.get(spelled)
+                current = self._content_digest(*in_fire) if in_fire else self._config(path, dialect)
             if current != recorded:
                 change = "was removed" if current is None else "changed"
                 return _Workspace(
@@ -272,6 +280,19 @@ class TrustGate:
         return real
 
     # files ------------------------------------------------------------------------------
+    def _settings_unsafe(self, path: str, content: Loaded) -> str | None:
+        """``_unsafe`` for a settings file, without a ``stat`` while the registry hands
+        the same reading of it: the registry reads a file again whenever its signature
+        changes, and ``chmod``/``chown`` change its ctime."""
+        cached = self._checked.get(path)
+        if cached is not None and cached[0] is content:
+            return cached[1]
+        reason = self._unsafe(path)
+        if len(self._checked) > 4096:
+            self._checked.clear()
+        self._checked[path] = (content, reason)
+        return reason
+
     def _unsafe(self, path: str, info: os.stat_result | None = None) -> str | None:
         if info is None:
             try:

@@ -4,8 +4,9 @@ settings file, and what must not be writable by others.
 A command is split as a shell would split its words (``shlex``); each word that, after
 ``$CLAUDE_PROJECT_DIR``/``$HOME``/``~`` expansion and relative to the workspace root,
 names an existing regular file is a script of the hook (``python3 .claude/hooks/x.py``
-names ``x.py``; ``python3`` itself names no file in the root). Words inside a nested
-``sh -c '...'`` string are not looked into.
+names ``x.py``; a first word without a slash, ``python3``, is a program found on
+``PATH``, never a file of the workspace). Words inside a nested ``sh -c '...'`` string
+are not looked into.
 """
 
 from __future__ import annotations
@@ -34,6 +35,9 @@ def candidate_paths(
             words = shlex.split(command, comments=False, posix=True)
         except ValueError:
             words = []
+    if words and "/" not in words[0]:
+        words = words[1:]  # a program name: found on PATH, never in the workspace
+    if not argv and "/" in command and command not in words:
         words.append(command)  # Augment: a script path with spaces, given unquoted
     found: list[str] = []
     for word in words[:MAX_WORDS]:
