@@ -337,6 +337,15 @@ export interface Status {
       reason: string;
     }>;
   };
+  /** The audit log: one JSON line per fire and per background hook result (`hookd logs` reads it); a record that cannot be written is dropped and counted, never a failed fire. */
+  audit: {
+    path: string | null;
+    /** Records written since the daemon started. */
+    written: number;
+    /** Records that could not be written (full disk, no descriptor left). */
+    dropped: number;
+    lastError: string | null;
+  };
 }
 
 /** Every workspace root the daemon knows after the call. */

@@ -26,6 +26,7 @@ import structlog
 import trio
 
 from .all_dialects import DIALECTS
+from .audit import AuditLog, audit_path
 from .errors import UserError
 from .logconfig import configure_logging
 from .registry.registry import Registry
@@ -66,6 +67,11 @@ class Daemon:
             trust_all=settings.trust_all,
         )
         self.registry = Registry(settings, DIALECTS, self.trust)
+        self.audit = AuditLog(
+            audit_path(settings.state_dir) if settings.audit_log else None,
+            settings.audit_max_bytes,
+            settings.audit_keep,
+        )
         self.watcher = Watcher(
             self.registry, debounce_ms=settings.watch_debounce_ms, step_ms=settings.watch_step_ms
         )
@@ -112,6 +118,7 @@ class Daemon:
             "hookStats": self.stats.hook_views(),
             "processes": self.custody.view(),
             "trust": self.trust.view(),
+            "audit": self.audit.view(),
             "asyncHooks": {
                 "running": self.background.running,
                 "finished": self.background.finished,
@@ -169,6 +176,7 @@ async def serve(
             nursery.cancel_scope.cancel()
     finally:
         daemon.watcher.stop()
+        daemon.audit.close()
         bound.close()
         daemon.stopped.set()
         log.info("stopped")

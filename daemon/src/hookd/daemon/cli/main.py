@@ -107,6 +107,19 @@ def build_parser() -> argparse.ArgumentParser:
 
     commands.add_parser("shutdown", help="stop the daemon (in-flight fires are cancelled)")
 
+    logs = commands.add_parser(
+        "logs",
+        help="show the audit log (every fire and hook run)",
+        description="Print the last records of hookd's audit log (<state_dir>/audit.jsonl and "
+        "its rotated files), read from disk: the daemon need not run.",
+    )
+    logs.add_argument("-f", "--follow", action="store_true", help="keep printing new records")
+    logs.add_argument(
+        "-n", "--lines", type=int, default=20, metavar="N", help="records to show (0: all)"
+    )
+    logs.add_argument("--json", action="store_true", help="print the records as JSON lines")
+    logs.add_argument("--config", metavar="FILE", help="hookd config file (TOML)")
+
     for name, summary in (
         ("allow", "trust the hooks a workspace configures, as they are now"),
         ("deny", "stop trusting a workspace: its hooks do not run"),
@@ -146,6 +159,10 @@ def _run(args: argparse.Namespace) -> int:
         from .serve import run_serve
 
         return run_serve(args)
+    if args.command == "logs":
+        from .logs_command import run_logs
+
+        return run_logs(args)
     if args.command in ("allow", "deny"):
         from . import trust_commands
 
