@@ -270,3 +270,24 @@ def test_the_trust_store_is_private_and_written_whole(
         [str(workspace / ".claude/settings.json"), str(workspace / "hooks/guard.sh")]
     )
     assert [p.name for p in store.parent.iterdir() if p.name.startswith(".trust.")] == []
+
+
+def test_a_hook_that_clears_its_environment_cannot_allow_either(tmp_path: Path) -> None:
+    """``exec env -i``: no hook id left anywhere in the hook's own process, but it is a
+    child of the ``hookd serve`` daemon (the daemon's only children are hooks)."""
+    from hookd_testing.process_daemon import process_daemon
+
+    other, out = tmp_path / "other", tmp_path / "out"
+    other.mkdir()
+    with process_daemon(tmp_path, {"trust_all": False}) as daemon:
+        config = tmp_path / "hookd.toml"
+        allow = (f"exec env -i PATH=/usr/bin:/bin {shlex.quote(sys.executable)} -m hookd allow "
+                 f"{other} --config {config} > {out} 2>&1")  # fmt: skip
+        user_settings = claude_settings("Stop", command(f"cat >/dev/null; {allow}"))
+        write_json(daemon.home / ".claude/settings.json", user_settings)
+
+        result = daemon.fire("claude", "Stop", [str(tmp_path)], {})
+
+    assert result["hooks"][0]["exitCode"] == 1
+    assert "it descends from the hookd daemon" in out.read_text()
+    assert not (tmp_path / "state" / "trust.json").exists()
