@@ -201,3 +201,38 @@ def test_logs_does_not_load_trio() -> None:
     code = "import sys, hookd.daemon.cli.logs_command; print('trio' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.stdout.strip() == "False"
+
+
+async def test_nested_fires_are_recorded_from_inside_the_hook_and_the_refusal_too(
+    rpc: RpcClient, daemon, workspace: Path, audit_file: Path, config: Path
+) -> None:
+    python = " ".join(HOOKD)
+    again = (f"cat >/dev/null; echo '{{}}' | {python} --socket {daemon.socket} fire --agent claude "
+             f"--workspace {workspace} PreToolUse >/dev/null 2>&1; exit 0")  # fmt: skip
+    write_json(workspace / ".claude/settings.json", claude_settings("PreToolUse", command(again)))
+
+    await rpc.fire("claude", "PreToolUse", [str(workspace)], {"tool_name": "Bash"})
+
+    found = [(r["outcome"], r["depth"], r["peer"]["insideHook"]) for r in records(audit_file)]
+    # innermost first: each fire is recorded when it ends; the refused one never began
+    assert found == [("refused", -1, True), ("answered", 3, True), ("answered", 2, True),
+                     ("answered", 1, True), ("answered", 0, False)]  # fmt: skip
+    assert "nested 4 deep" in records(audit_file)[0]["reason"]
+    assert "refused: this fire comes from inside a hook, nested 4 deep" in logs(config).stdout
+
+
+def test_records_written_before_a_kill_9_are_readable(tmp_path: Path) -> None:
+    from hookd_testing.process_daemon import process_daemon
+
+    workspace = tmp_path / "ws"
+    write_json(workspace / ".claude/settings.json", claude_settings("Stop", command("true")))
+    with process_daemon(tmp_path) as served:
+        for _ in range(3):
+            served.fire("claude", "Stop", [str(workspace)], {})
+        served.process.kill()
+        served.process.wait()
+
+    kept = records(tmp_path / "state" / "audit.jsonl")
+    assert [(r["type"], r["outcome"], len(r["hooks"])) for r in kept] == [
+        ("fire", "answered", 1)
+    ] * 3

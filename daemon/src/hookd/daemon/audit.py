@@ -90,9 +90,10 @@ class AuditLog:
         result: Mapping[str, Any] | None = None,
         outcome: str = "answered",
         duration_ms: float | None = None,
+        reason: str | None = None,
     ) -> None:
-        """One fire: ``outcome`` is ``answered`` (with its ``result``), ``cancelled`` or
-        ``failed``."""
+        """One fire: ``outcome`` is ``answered`` (with its ``result``), ``cancelled``,
+        ``failed`` or ``refused`` (nested too deep: ``reason`` says so)."""
         record: dict[str, Any] = {
             "type": "fire",
             "peer": {"pid": peer.pid, "uid": peer.uid, "insideHook": peer.inside_hook},
@@ -105,6 +106,8 @@ class AuditLog:
         }
         if result is None:
             record["durationMs"] = duration_ms
+            if reason is not None:
+                record["reason"] = _cut(reason)
         else:
             record.update(
                 durationMs=result.get("durationMs"),

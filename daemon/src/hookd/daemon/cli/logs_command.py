@@ -55,6 +55,8 @@ def render(record: dict[str, Any]) -> str:
         line = f"{head} async hook {record.get('command')!r} {who}: exit {record.get('exitCode')}"
         line += f", {_ms(record.get('durationMs'))}"
         return line + (f"\n    {record['error']}" if record.get("error") else "")
+    if record.get("outcome") == "refused":
+        return f"{head} {who}: refused: {record.get('reason')}"
     if record.get("outcome") != "answered":
         return f"{head} {who}: {record.get('outcome')} after {_ms(record.get('durationMs'))}"
     verdict = record.get("decision") or ("blocked" if record.get("blocked") else "proceed")

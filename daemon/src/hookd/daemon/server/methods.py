@@ -65,18 +65,25 @@ async def fire_method(
         request = parse_fire(params, services.settings, ctx.request_id)
     except InvalidFire as exc:
         raise JsonRpcError(INVALID_PARAMS, "Invalid params", str(exc)) from None
-    request = replace(request, depth=_nesting(ctx))
-    services.add_roots(request.roots)
     connection = ctx.connection
+    caller = connection.caller
+    peer = Peer(caller.pid, caller.uid, caller.inside_hook)
+    audit = services.audit
+    try:
+        request = replace(request, depth=_nesting(ctx))
+    except JsonRpcError as refused:
+        audit.fire(
+            peer=peer, request_id=ctx.request_id, agent=request.dialect.value,
+            event=request.event, roots=request.roots, depth=-1, outcome="refused",
+            reason=str(refused.data),
+        )  # fmt: skip
+        raise
+    services.add_roots(request.roots)
     notify = None
     if isinstance(workDoneToken, int | str) and not isinstance(workDoneToken, bool):
 
         async def notify(value: dict[str, Any]) -> None:
             connection.send_progress(PROGRESS, {"token": workDoneToken, "value": value})
-
-    caller = connection.caller
-    peer = Peer(caller.pid, caller.uid, caller.inside_hook)
-    audit = services.audit
 
     def deliver(result: dict[str, Any]) -> None:
         audit.async_result(
