@@ -131,3 +131,30 @@ def test_a_group_writable_file_of_your_private_group_is_yours(tmp_path: Path) ->
     assert unsafe_reason(str(path), os.stat(path)) is None
     path.chmod(0o666)
     assert "world-writable" in (unsafe_reason(str(path), os.stat(path)) or "")
+
+
+@pytest.mark.parametrize(("policy", "blocks"), [("block", True), ("allow", False)])
+async def test_a_refused_hook_is_never_started_and_the_never_ran_rule_decides(
+    policy: str, blocks: bool, tmp_path: Path
+) -> None:
+    from hookd.daemon.all_dialects import DIALECTS
+    from hookd.daemon.model import Dialect, FireRequest, HookSpec
+    from hookd.daemon.runner.process import ProcessLimits
+    from hookd.daemon.runner.runner import run_hook
+
+    mark = tmp_path / "ran"
+    spec = HookSpec(Dialect.CLAUDE, "PreToolUse", "/ws/.claude/settings.json", "project",
+                    f"touch {mark}", None, 30.0, options={"type": "command", "shell": None},
+                    refused="untrusted: the workspace /ws has not been allowed")  # fmt: skip
+    request = FireRequest(Dialect.CLAUDE, "PreToolUse", ("/ws",), TOOL)
+    module = DIALECTS[Dialect.CLAUDE]
+
+    outcome, verdict = await run_hook(module, spec, request, {}, ProcessLimits(timeout_s=30),
+                                      never_ran=policy)  # fmt: skip
+
+    assert not mark.exists()
+    assert outcome.exit_code is None
+    assert verdict.error == "not run: untrusted: the workspace /ws has not been allowed"
+    assert verdict.blocks is blocks
+    if blocks:
+        assert 'never_ran setting is "block"' in (verdict.reason or "")

@@ -46,6 +46,12 @@ def run_allow(args: argparse.Namespace) -> int:
         print(f"  {path}")
     for dialect, event, command in taken.hooks:
         print(f"  [{dialect}] {event}: {command}")
+    if not taken.files:
+        print(
+            f"hookd: {root} configures no hooks now; any hook added later waits for "
+            "another hookd allow",
+            file=sys.stderr,
+        )
     for reason in taken.refused:
         print(f"hookd: warning: refused all the same: {reason}", file=sys.stderr)
     print(
