@@ -17,6 +17,7 @@ import trio
 
 from ..dialects.base import DialectModule
 from ..model import (
+    DENIED_PREFIX,
     ClientLaunch,
     FireRequest,
     HookReport,
@@ -156,7 +157,8 @@ def never_ran_verdict(
     why = outcome.spawn_error or "hookd could not run it"
     could_not = "did not" if spec.refused is not None else "could not"
     error = f"not run: {why}" if spec.refused is not None else f"never ran: {why}"
-    if never_ran_blocks(module, request, policy):
+    denied = spec.refused is not None and spec.refused.startswith(DENIED_PREFIX)
+    if never_ran_blocks(module, request, policy) and not denied:
         return Verdict(
             blocks=True,
             reason=f"hookd {could_not} run the hook {module.hook_label(spec)} ({why}); "

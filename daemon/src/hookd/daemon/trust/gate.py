@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..dialects.base import DialectModule
-from ..model import Dialect, HookSpec, Loaded, Source
+from ..model import DENIED_PREFIX, Dialect, HookSpec, Loaded, Source
 from ..racy import is_racy
 from .digest import Digests, Signature, config_dialect, config_digest, signature_of
 from .files import is_system_program, unsafe_reason
@@ -199,8 +199,8 @@ class TrustGate:
             return _Workspace(root, real, why)
         if not approval.allowed:
             return _Workspace(
-                root, real, f"untrusted: the workspace {root} was denied (hookd deny); "
-                f"to allow it, run: {hint}",
+                root, real, f"{DENIED_PREFIX}the workspace {root} was denied with hookd deny "
+                f"(its hooks do not run and do not block); to allow it, run: {hint}",
             )  # fmt: skip
         for path, recorded in approval.files.items():
             dialect = config_dialect(recorded)
