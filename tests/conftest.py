@@ -58,6 +58,7 @@ def settings(short_dir: Path, isolated_home: Path, tmp_path: Path) -> Settings:
         term_grace_s=0.2,
         watchdog=False,  # ~40 ms a daemon; tests/daemon/runner/test_custody.py runs it
         subreaper=False,  # pytest has children of its own; test_custody runs a real daemon
+        trust_all=True,  # tests/daemon/trust checks trust with it off
     )
 
 

@@ -106,11 +106,17 @@ CONTRACTS = [
         id="registry-gets-its-dialects-handed-down",
     ),
     pytest.param(
+        (f"{D}.trust",),
+        (f"{D}.all_dialects", f"{D}.fire", f"{D}.server", f"{D}.runner", f"{D}.registry",
+         f"{D}.app", f"{D}.cli", "trio"),
+        id="trust-gets-its-dialects-handed-down",
+    ),
+    pytest.param(
         (f"{D}.fire",), (f"{D}.server", f"{D}.app", f"{D}.cli"), id="fire-below-server"
     ),
     pytest.param((f"{D}.server",), (f"{D}.app", f"{D}.cli"), id="server-below-app"),
     pytest.param(
-        (f"{D}.model", f"{D}.urls", f"{D}.jstext", f"{D}.errors", f"{D}.procfs"),
+        (f"{D}.model", f"{D}.urls", f"{D}.jstext", f"{D}.errors", f"{D}.procfs", f"{D}.audit"),
         (f"{D}.dialects", f"{D}.runner", f"{D}.fire", f"{D}.registry", f"{D}.server",
          f"{D}.app", f"{D}.all_dialects", "trio"),
         id="shared-values-at-the-bottom",

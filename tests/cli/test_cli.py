@@ -48,7 +48,7 @@ def served(
     with open(tmp_path / "serve.log", "wb") as log:
         process = subprocess.Popen(
             [*HOOKD, "--socket", path, "serve", "--home", str(isolated_home),
-             "--system-root", str(tmp_path / "system"), "--log-format", "json"],
+             "--system-root", str(tmp_path / "system"), "--log-format", "json", "--trust-all"],
             stderr=log,
         )  # fmt: skip
     deadline = time.monotonic() + 60
@@ -231,7 +231,7 @@ def test_help_explains_every_command() -> None:
     main = subprocess.run([*HOOKD, "--help"], capture_output=True, text=True, timeout=60)
     fire = subprocess.run([*HOOKD, "fire", "--help"], capture_output=True, text=True, timeout=60)
 
-    for name in ("serve", "fire", "status", "hooks", "shutdown"):
+    for name in ("serve", "fire", "status", "hooks", "shutdown", "allow", "deny"):
         assert name in main.stdout
     assert "0 proceed, 2 block, 4 ask, 5 stop, 6 proceed then stop; 1 on error" in " ".join(
         fire.stdout.split()

@@ -57,7 +57,9 @@ def process_daemon(
     short.mkdir(mode=0o700)
     socket_path = str(short / "hookd.sock")
     config_path = tmp / "hookd.toml"
-    config_path.write_text(_toml({"state_dir": str(tmp / "state"), **(config or {})}))
+    config_path.write_text(
+        _toml({"state_dir": str(tmp / "state"), "trust_all": True, **(config or {})})
+    )
     log = tmp / "daemon.log"
     argv = [*prefix, sys.executable, "-m", "hookd", "--socket", socket_path, "serve",
             "--config", str(config_path), "--home", str(home),

@@ -125,7 +125,7 @@ export class Daemon {
     const log = openSync(this.logPath, "a");
     const child = spawn(
       HOOKD,
-      ["--socket", this.socketPath, "serve", "--home", this.scratch.home, "--system-root", this.scratch.systemRoot, "--log-format", "json"],
+      ["--socket", this.socketPath, "serve", "--home", this.scratch.home, "--system-root", this.scratch.systemRoot, "--log-format", "json", "--trust-all"],
       { env: Daemon.env(this.scratch), stdio: ["ignore", "ignore", log] },
     );
     closeSync(log);

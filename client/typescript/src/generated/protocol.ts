@@ -321,6 +321,36 @@ export interface Status {
     max: number;
     escapeesKilled: number;
   };
+  /** Trust, direnv style: hooks configured inside a workspace run only once a person ran `hookd allow DIR`, and only while what was allowed is unchanged; hook and settings files that others could write are refused whatever the trust. */
+  trust: {
+    /** hookd's trust_all setting: every workspace's hooks run without approval (files others could write are still refused). */
+    trustAll: boolean;
+    /** The trust store file (hookd allow and hookd deny write it). */
+    store: string;
+    storeProblem: string | null;
+    /** Workspaces whose hooks a fire did not run because they are not (or no longer) allowed, as the last fire saw them. */
+    waiting: Array<{
+      workspace: AbsolutePath;
+      /** Why (never allowed, denied, a file changed or is new since it was allowed). */
+      reason: string;
+      /** The command that allows it, e.g. hookd allow /path/to/project. */
+      allow: string;
+    }>;
+    /** Hook, settings and script files refused because another user owns them or their group or everyone may write them. */
+    refused: Array<{
+      path: string;
+      reason: string;
+    }>;
+  };
+  /** The audit log: one JSON line per fire and per background hook result (`hookd logs` reads it); a record that cannot be written is dropped and counted, never a failed fire. */
+  audit: {
+    path: string | null;
+    /** Records written since the daemon started. */
+    written: number;
+    /** Records that could not be written (full disk, no descriptor left). */
+    dropped: number;
+    lastError: string | null;
+  };
 }
 
 /** Every workspace root the daemon knows after the call. */

@@ -26,6 +26,7 @@ import structlog
 import trio
 
 from .all_dialects import DIALECTS
+from .audit import AuditLog, audit_path
 from .errors import UserError
 from .logconfig import configure_logging
 from .registry.registry import Registry
@@ -38,6 +39,8 @@ from .server.methods import METHODS
 from .server.peer import caller_of
 from .settings import Settings
 from .stats import Stats
+from .trust.gate import TrustGate
+from .trust.store import TrustStore, store_path
 
 log = structlog.get_logger("hookd")
 _ACCEPT_RESOURCE_ERRORS = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
@@ -57,7 +60,18 @@ class Daemon:
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.registry = Registry(settings, DIALECTS)
+        self.trust = TrustGate(
+            TrustStore(store_path(settings.state_dir)),
+            DIALECTS,
+            home=settings.home,
+            trust_all=settings.trust_all,
+        )
+        self.registry = Registry(settings, DIALECTS, self.trust)
+        self.audit = AuditLog(
+            audit_path(settings.state_dir) if settings.audit_log else None,
+            settings.audit_max_bytes,
+            settings.audit_keep,
+        )
         self.watcher = Watcher(
             self.registry, debounce_ms=settings.watch_debounce_ms, step_ms=settings.watch_step_ms
         )
@@ -103,6 +117,8 @@ class Daemon:
             "watcher": self.watcher.view(),
             "hookStats": self.stats.hook_views(),
             "processes": self.custody.view(),
+            "trust": self.trust.view(),
+            "audit": self.audit.view(),
             "asyncHooks": {
                 "running": self.background.running,
                 "finished": self.background.finished,
@@ -160,6 +176,7 @@ async def serve(
             nursery.cancel_scope.cancel()
     finally:
         daemon.watcher.stop()
+        daemon.audit.close()
         bound.close()
         daemon.stopped.set()
         log.info("stopped")

@@ -26,6 +26,12 @@ class Dialect(enum.StrEnum):
     AUGMENT = "augment"
 
 
+DENIED_PREFIX = "denied: "
+"""How ``HookSpec.refused`` starts for a hook of a workspace a person denied (``hookd
+deny``): it is not run, and it does not block either (the person decided; an untrusted
+workspace, which nobody has looked at, blocks where hooks guard an action)."""
+
+
 @dataclass(frozen=True, slots=True)
 class HookSpec:
     """One runnable hook as found in the registry.
@@ -50,6 +56,10 @@ class HookSpec:
     background: bool = False
     """Runs in the background: the fire starts it and does not wait (Claude's ``async``)."""
     order: int = 0
+    refused: str | None = None
+    """Why hookd will not run it (``untrusted: ...``, ``refused: ...`` or ``denied: ...``,
+    see ``trust``): the fire reports it as not run, and on an event that guards an action
+    it blocks unless ``never_ran`` is ``"allow"`` (or it was denied)."""
 
 
 @dataclass(frozen=True, slots=True)

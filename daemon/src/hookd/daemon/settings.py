@@ -73,6 +73,16 @@ class Settings:
     max_fire_depth: int = 3
     """A fire made from inside a hook is nested one deeper than the fire that ran the
     hook; past this depth it is refused (a hook firing its own event would recurse)."""
+    trust_all: bool = False
+    """Run the hooks of every workspace without ``hookd allow`` (for CI and containers,
+    where the workspace is the point). Files others could write are refused all the same."""
+    audit_log: bool = True
+    """Append one JSON line per fire and background hook result to
+    ``<state_dir>/audit.jsonl`` (``hookd logs`` reads it)."""
+    audit_max_bytes: int = 16 * 1024 * 1024
+    """Past this size the audit file is rotated (``audit.jsonl.1`` is the newest old one)."""
+    audit_keep: int = 3
+    """Rotated audit files kept."""
     log_level: str = "info"
     log_json: bool | None = None
     """None: JSON lines unless stderr is a terminal."""

@@ -108,6 +108,20 @@ def render_status(status: dict[str, Any]) -> str:
     ]
     for error in status["sourceErrors"]:
         lines.append(f"ERROR      [{error['dialect']}] {error['error']}")
+    trust = status.get("trust") or {}
+    if trust.get("trustAll"):
+        lines.append("trust      trust_all is set: every workspace's hooks run without approval")
+    if trust.get("storeProblem"):
+        lines.append(f"TRUST      {trust['storeProblem']}")
+    for waiting in trust.get("waiting", ()):
+        lines.append(f"WAITING    {waiting['workspace']}: not run, {waiting['reason']}")
+    for refused in trust.get("refused", ()):
+        lines.append(f"REFUSED    {refused['reason']}")
+    audit = status.get("audit") or {}
+    if audit.get("path"):
+        dropped = f", {audit['dropped']} dropped ({audit['lastError']})" if audit["dropped"] else ""
+        written = f"{audit['written']} records{dropped}"
+        lines.append(f"audit      {audit['path']} ({written}; hookd logs)")
     for fire in status["inFlight"]:
         lines.append(
             f"in flight  #{fire['id']} {fire['agent']} {fire['event']} "

@@ -54,6 +54,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve.add_argument("--log-level", choices=("debug", "info", "warning", "error"))
     serve.add_argument(
+        "--trust-all",
+        action="store_true",
+        default=None,
+        help="run every workspace's hooks without 'hookd allow' (CI, containers)",
+    )
+    serve.add_argument(
         "--log-format",
         choices=("json", "console"),
         help="default: json unless stderr is a terminal",
@@ -102,6 +108,32 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     commands.add_parser("shutdown", help="stop the daemon (in-flight fires are cancelled)")
+
+    logs = commands.add_parser(
+        "logs",
+        help="show the audit log (every fire and hook run)",
+        description="Print the last records of hookd's audit log (<state_dir>/audit.jsonl and "
+        "its rotated files), read from disk: the daemon need not run.",
+    )
+    logs.add_argument("-f", "--follow", action="store_true", help="keep printing new records")
+    logs.add_argument(
+        "-n", "--lines", type=int, default=20, metavar="N", help="records to show (0: all)"
+    )
+    logs.add_argument("--json", action="store_true", help="print the records as JSON lines")
+    logs.add_argument("--config", metavar="FILE", help="hookd config file (TOML)")
+
+    for name, summary in (
+        ("allow", "trust the hooks a workspace configures, as they are now"),
+        ("deny", "stop trusting a workspace: its hooks do not run"),
+    ):
+        trust = commands.add_parser(
+            name,
+            help=summary,
+            description=f"{summary[0].upper()}{summary[1:]}. Writes the trust store under "
+            "hookd's state_dir (the daemon need not run); refused from inside a hook.",
+        )
+        trust.add_argument("dir", nargs="?", metavar="DIR", help="default: the current folder")
+        trust.add_argument("--config", metavar="FILE", help="hookd config file (TOML)")
     return parser
 
 
@@ -129,6 +161,16 @@ def _run(args: argparse.Namespace) -> int:
         from .serve import run_serve
 
         return run_serve(args)
+    if args.command == "logs":
+        from .logs_command import run_logs
+
+        return run_logs(args)
+    if args.command in ("allow", "deny"):
+        from . import trust_commands
+
+        return {"allow": trust_commands.run_allow, "deny": trust_commands.run_deny}[args.command](
+            args
+        )
     from . import client_commands
 
     handler = {

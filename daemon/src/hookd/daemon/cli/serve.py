@@ -18,6 +18,7 @@ def run_serve(args: argparse.Namespace) -> int:
         slow_threshold_ms=args.slow_threshold_ms,
         log_level=args.log_level,
         log_json=log_json,
+        trust_all=args.trust_all,
     )
     run(settings)
     return 0

@@ -18,6 +18,7 @@ import trio
 from hookd.protocol import FireResult
 
 from ..all_dialects import DIALECTS
+from ..audit import AuditLog
 from ..dialects.base import DialectModule
 from ..model import Combined, FireRequest, HookSpec
 from ..registry.registry import Registry
@@ -55,6 +56,9 @@ class FireServices(Protocol):
 
     @property
     def custody(self) -> Custody | None: ...
+
+    @property
+    def audit(self) -> AuditLog: ...
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,6 +29,7 @@ from ..model import Dialect, FireRequest, HookSpec, Loaded, Source
 from ..racy import is_racy
 from ..safe_read import HookdLimitReached
 from ..settings import Settings
+from ..trust.gate import TrustGate
 
 log = structlog.get_logger("hookd.registry")
 Signature = tuple[int, int, int, int]
@@ -54,9 +55,16 @@ class Registry:
     daemon so that the registry reads every dialect's sources without importing them.
     """
 
-    def __init__(self, settings: Settings, dialects: Mapping[Dialect, DialectModule]) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        dialects: Mapping[Dialect, DialectModule],
+        trust: TrustGate | None = None,
+    ) -> None:
         self.settings = settings
         self.dialects = dialects
+        self.trust = trust
+        """The fire-time trust check (the daemon always has one; None: every hook runs)."""
         self._roots: dict[str, None] = {}
         self._states: dict[tuple[str, str], SourceState] = {}
         self._sources_cache: dict[tuple[Dialect, tuple[str, ...]], list[Source]] = {}
@@ -280,9 +288,37 @@ class Registry:
                 if state.hookd_limit and state.error:
                     unread.append(state.error)
             loaded.append((source, content))
-        specs, selection_warnings = module.select(loaded, request)
+        if self.trust is None:
+            specs, selection_warnings = module.select(loaded, request)
+        else:
+            specs, selection_warnings = self._trusted(loaded, request, module, warnings)
         ordered = [replace(spec, order=index) for index, spec in enumerate(specs)]
         return ordered, warnings + selection_warnings, unread
+
+    def _trusted(
+        self,
+        loaded: list[tuple[Source, Loaded]],
+        request: FireRequest,
+        module: DialectModule,
+        warnings: list[str],
+    ) -> tuple[list[HookSpec], list[str]]:
+        """The hooks the trust check lets run, then those it refused (marked, so the fire
+        reports them as not run), each as the dialect would have selected it."""
+        assert self.trust is not None
+        screened = self.trust.screen(loaded, request.event)
+        specs, selection_warnings = module.select(screened.run, request)
+        if screened.report is None:
+            return specs, selection_warnings
+        would_run, _ = module.select(screened.report, request)
+        running = {(spec.event, spec.command) for spec in specs}
+        refused = [
+            replace(spec, background=False)
+            for spec in would_run
+            if spec.refused is not None and (spec.event, spec.command) not in running
+        ]
+        for why in dict.fromkeys(spec.refused for spec in refused if spec.refused):
+            warnings.append(f"hooks not run: {why}")
+        return specs + refused, selection_warnings
 
     # views -------------------------------------------------------------------------
     def listing(self) -> dict[str, Any]:

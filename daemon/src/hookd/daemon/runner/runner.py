@@ -17,6 +17,7 @@ import trio
 
 from ..dialects.base import DialectModule
 from ..model import (
+    DENIED_PREFIX,
     ClientLaunch,
     FireRequest,
     HookReport,
@@ -115,7 +116,11 @@ async def run_hook(
     the background. Whatever goes wrong, in hookd or in the dialect, becomes this hook's
     error, never the fire's (which would lose the other hooks' blocks). A hook hookd could
     not run because of its own limits never reaches the dialect: it "never ran", and on
-    an event that guards an action that blocks unless ``never_ran`` is ``"allow"``."""
+    an event that guards an action that blocks unless ``never_ran`` is ``"allow"``; so
+    does a hook the trust check refused (``spec.refused``), which is never started."""
+    if spec.refused is not None:
+        outcome = ProcessOutcome(None, b"", b"", 0.0, spawn_error=spec.refused, never_ran=True)
+        return outcome, never_ran_verdict(module, spec, request, outcome, never_ran)
     prepared = _prepare(module, spec, request, base_env)
     if isinstance(prepared, ProcessOutcome):
         outcome = prepared
@@ -147,16 +152,20 @@ def never_ran_verdict(
     outcome: ProcessOutcome,
     policy: str,
 ) -> Verdict:
-    """The verdict of a hook hookd could not run: never "allowed" by accident."""
+    """The verdict of a hook hookd could not run (or would not: ``spec.refused``): never
+    "allowed" by accident."""
     why = outcome.spawn_error or "hookd could not run it"
-    if never_ran_blocks(module, request, policy):
+    could_not = "did not" if spec.refused is not None else "could not"
+    error = f"not run: {why}" if spec.refused is not None else f"never ran: {why}"
+    denied = spec.refused is not None and spec.refused.startswith(DENIED_PREFIX)
+    if never_ran_blocks(module, request, policy) and not denied:
         return Verdict(
             blocks=True,
-            reason=f"hookd could not run the hook {module.hook_label(spec)} ({why}); "
+            reason=f"hookd {could_not} run the hook {module.hook_label(spec)} ({why}); "
             + NEVER_RAN_BLOCKS,
-            error=f"never ran: {why}",
+            error=error,
         )
-    return Verdict(error=f"never ran: {why}")
+    return Verdict(error=error)
 
 
 async def _guarded(spec: HookSpec, running: Awaitable[ProcessOutcome]) -> ProcessOutcome:

@@ -4,8 +4,12 @@
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import replace
+from functools import partial
 from typing import Any
+
+import trio
 
 from hookd.protocol import (
     DISCOVER,
@@ -24,6 +28,7 @@ from hookd.protocol import (
     notification,
 )
 
+from ..audit import Peer
 from ..fire.params import InvalidFire, is_usable_path, parse_fire
 from ..fire.pipeline import FirePorts, fire
 from .context import RequestContext
@@ -60,9 +65,20 @@ async def fire_method(
         request = parse_fire(params, services.settings, ctx.request_id)
     except InvalidFire as exc:
         raise JsonRpcError(INVALID_PARAMS, "Invalid params", str(exc)) from None
-    request = replace(request, depth=_nesting(ctx))
-    services.add_roots(request.roots)
     connection = ctx.connection
+    caller = connection.caller
+    peer = Peer(caller.pid, caller.uid, caller.inside_hook)
+    audit = services.audit
+    try:
+        request = replace(request, depth=_nesting(ctx))
+    except JsonRpcError as refused:
+        audit.fire(
+            peer=peer, request_id=ctx.request_id, agent=request.dialect.value,
+            event=request.event, roots=request.roots, depth=-1, outcome="refused",
+            reason=str(refused.data),
+        )  # fmt: skip
+        raise
+    services.add_roots(request.roots)
     notify = None
     if isinstance(workDoneToken, int | str) and not isinstance(workDoneToken, bool):
 
@@ -70,6 +86,9 @@ async def fire_method(
             connection.send_progress(PROGRESS, {"token": workDoneToken, "value": value})
 
     def deliver(result: dict[str, Any]) -> None:
+        audit.async_result(
+            peer=peer, agent=request.dialect.value, event=request.event, result=result
+        )
         if connection.is_open:
             connection.send(notification(HOOK_ASYNC_RESULT, result))
 
@@ -78,7 +97,19 @@ async def fire_method(
         ask_client=connection.ask if request.client_handlers else None,
         deliver=deliver,
     )
-    result = await fire(request, services, ports)
+    record = partial(
+        audit.fire, peer=peer, request_id=ctx.request_id, agent=request.dialect.value,
+        event=request.event, roots=request.roots, depth=request.depth,
+    )  # fmt: skip
+    started = time.perf_counter()
+    try:
+        result = await fire(request, services, ports)
+    except BaseException as exc:
+        outcome = "cancelled" if _only_cancelled(exc) else "failed"
+        elapsed = round((time.perf_counter() - started) * 1000, 3)
+        record(outcome=outcome, duration_ms=elapsed)
+        raise
+    record(result=result)
     return Success(result)
 
 
@@ -118,6 +149,13 @@ async def shutdown_method(ctx: RequestContext) -> Any:
 async def discover_method(ctx: RequestContext) -> Any:
     """The OpenRPC document describing this protocol."""
     return Success(load_openrpc())
+
+
+def _only_cancelled(exc: BaseException) -> bool:
+    """Whether a fire ended by cancellation alone (possibly grouped by nurseries)."""
+    if isinstance(exc, BaseExceptionGroup):
+        return all(_only_cancelled(inner) for inner in exc.exceptions)
+    return isinstance(exc, trio.Cancelled)
 
 
 def _nesting(ctx: RequestContext) -> int:

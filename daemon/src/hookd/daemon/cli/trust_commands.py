@@ -1,0 +1,70 @@
+"""``hookd allow [DIR]`` and ``hookd deny [DIR]``: they write the trust store themselves
+(the daemon need not run, and no RPC can grant trust), and refuse to from inside a hook.
+
+They import the dialect readers (to hash what a workspace configures) but never trio.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from ..all_dialects import DIALECTS
+from ..errors import UserError
+from ..settings import load_settings
+from ..trust.ancestry import hook_ancestor
+from ..trust.snapshot import snapshot
+from ..trust.store import TrustStore, store_path
+
+
+def _refuse_inside_a_hook(command: str) -> None:
+    inside = hook_ancestor()
+    if inside:
+        raise UserError(
+            f"hookd {command} refuses to run inside a hook ({inside}): trust is granted by "
+            "a person, never by a hook. Run it yourself, in your own terminal"
+        )
+
+
+def _workspace(args: argparse.Namespace) -> str:
+    root = os.path.realpath(args.dir or os.getcwd())
+    if not os.path.isdir(root):
+        raise UserError(f"{args.dir} is not a directory; name the workspace folder to trust")
+    return root
+
+
+def run_allow(args: argparse.Namespace) -> int:
+    _refuse_inside_a_hook("allow")
+    root = _workspace(args)
+    settings = load_settings(args.config)
+    taken = snapshot(DIALECTS, settings.home, settings.system_root, root)
+    store = TrustStore(store_path(settings.state_dir))
+    store.allow(root, taken.files)
+    print(f"hookd: allowed {root}: {len(taken.hooks)} hook(s), {len(taken.files)} file(s)")
+    for path in sorted(taken.files):
+        print(f"  {path}")
+    for dialect, event, command in taken.hooks:
+        print(f"  [{dialect}] {event}: {command}")
+    if not taken.files:
+        print(
+            f"hookd: {root} configures no hooks now; any hook added later waits for "
+            "another hookd allow",
+            file=sys.stderr,
+        )
+    for reason in taken.refused:
+        print(f"hookd: warning: refused all the same: {reason}", file=sys.stderr)
+    print(
+        "hookd: any change to these files revokes this; run hookd allow again after reviewing it",
+        file=sys.stderr,
+    )
+    return 0
+
+
+def run_deny(args: argparse.Namespace) -> int:
+    _refuse_inside_a_hook("deny")
+    root = _workspace(args)
+    settings = load_settings(args.config)
+    TrustStore(store_path(settings.state_dir)).deny(root)
+    print(f"hookd: denied {root}: its hooks will not run (hookd allow to allow them)")
+    return 0

@@ -1,0 +1,122 @@
+"""Hashes of the files an approval covers, computed lazily and cached on the file's stat
+signature ``(mtime, ctime, size, inode)``: a fire re-hashes a file only after it changed
+(or when it changed within a timestamp tick of the last hash, git's "racy" rule).
+
+Settings files are hashed by what they configure (``config_digest``: their hooks and the
+settings that decide which hooks run), not by their bytes: Claude Code itself rewrites
+``settings.local.json`` when you grant a permission, which must not revoke a workspace.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import stat
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..model import HookSpec, Loaded
+from ..racy import is_racy
+
+Signature = tuple[int, int, int, int]
+MAX_CACHED = 4096
+
+
+def signature_of(info: os.stat_result) -> Signature:
+    return (info.st_mtime_ns, info.st_ctime_ns, info.st_size, info.st_ino)
+
+
+def file_digest(path: str) -> str | None:
+    """``sha256:<hex>`` of a regular file's bytes; None when it is missing or not a
+    regular file (a FIFO is never opened for reading: non-blocking open, fstat first)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOCTTY)
+    except (OSError, ValueError):
+        return None
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        return "sha256:" + hashlib.file_digest(handle, "sha256").hexdigest()
+
+
+def config_digest(dialect: str, loaded: Loaded) -> str:
+    """``config:<dialect>:<hex>``: a settings file's hooks (every event) and hook settings, without
+    where the file lies (the same file read through another path hashes the same)."""
+    hooks = {
+        event: [_spec_form(spec) for spec in specs] for event, specs in sorted(loaded.hooks.items())
+    }
+    form = {"hooks": hooks, "settings": _plain(loaded.settings), "error": loaded.error}
+    text = json.dumps(form, sort_keys=True, separators=(",", ":"), default=repr)
+    return f"config:{dialect}:" + hashlib.sha256(text.encode()).hexdigest()
+
+
+def config_dialect(entry: str) -> str | None:
+    """The dialect of a ``config_digest`` entry; None for a file's ``sha256:`` entry."""
+    if not entry.startswith("config:"):
+        return None
+    return entry.split(":", 2)[1]
+
+
+def _spec_form(spec: HookSpec) -> dict[str, Any]:
+    return {
+        "event": spec.event,
+        "command": spec.command,
+        "argv": spec.argv,
+        "timeout": spec.timeout_s,
+        "matcher": spec.matcher,
+        "if": spec.condition,
+        "background": spec.background,
+        "options": _plain(spec.options),
+    }
+
+
+def _plain(value: Any) -> Any:
+    """JSON-ready with a stable order (sets sorted, tuples as lists)."""
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, set | frozenset):
+        return sorted(repr(v) for v in value)
+    return value
+
+
+@dataclass
+class _Entry:
+    signature: Signature
+    digest: str | None
+    read_at_ns: int
+
+
+class Digests:
+    """``file_digest`` with a cache on each file's stat signature."""
+
+    def __init__(self) -> None:
+        self._cache: dict[str, _Entry] = {}
+        self.computed = 0
+        """Hashes actually computed (the rest came from the cache): for tests and bench."""
+
+    def of(self, path: str) -> str | None:
+        try:
+            info = os.stat(path)
+        except (OSError, ValueError):
+            self._cache.pop(path, None)
+            return None
+        signature = signature_of(info)
+        cached = self._cache.get(path)
+        if (
+            cached is not None
+            and cached.signature == signature
+            and not is_racy(max(info.st_mtime_ns, info.st_ctime_ns), cached.read_at_ns)
+        ):
+            return cached.digest
+        read_at = time.time_ns()
+        digest = file_digest(path)
+        self.computed += 1
+        if len(self._cache) >= MAX_CACHED:
+            self._cache.clear()
+        self._cache[path] = _Entry(signature, digest, read_at)
+        return digest

@@ -1,0 +1,77 @@
+"""What ``hookd allow DIR`` records: every hook configuration file inside the workspace
+(all dialects), every hook file of the hook-folder dialects, and every script a settings
+hook's command names, each with its digest.
+
+It reads the files with the dialects' own readers, exactly as the daemon does, so that a
+fire can compare what it is about to run with what was allowed.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from ..dialects.base import DialectModule
+from ..model import Dialect, HookSpec
+from .digest import config_digest, file_digest
+from .files import is_system_program, unsafe_reason
+from .scripts import named_files
+
+
+@dataclass
+class Snapshot:
+    root: str
+    files: dict[str, str] = field(default_factory=dict)
+    """Path -> digest: the approval."""
+    hooks: list[tuple[str, str, str]] = field(default_factory=list)
+    """(dialect, event, command) of every hook allowed, for the person to read."""
+    refused: list[str] = field(default_factory=list)
+    """Files that will be refused anyway (writable by others), with the reason."""
+
+
+def snapshot(
+    dialects: Mapping[Dialect, DialectModule], home: str, system_root: str, root: str
+) -> Snapshot:
+    """Every workspace-level hook file of ``root`` (a real, absolute path) with its digest."""
+    taken = Snapshot(root)
+    for dialect, module in dialects.items():
+        for source in module.sources(home, system_root, [root]):
+            if source.root is None:
+                continue  # user, global and system files are the user's own
+            loaded = module.load(source)
+            if source.kind == "settings":
+                if not os.path.lexists(source.path):
+                    continue
+                taken.files[source.path] = config_digest(dialect.value, loaded)
+                _check(taken, source.path)
+            for specs in loaded.hooks.values():
+                for spec in specs:
+                    _take_spec(taken, spec, source.kind, home)
+    return taken
+
+
+def _take_spec(taken: Snapshot, spec: HookSpec, kind: str, home: str) -> None:
+    taken.hooks.append((spec.dialect.value, spec.event, spec.command))
+    if kind == "hookdir":
+        digest = file_digest(spec.source)
+        if digest is not None:
+            taken.files[spec.source] = digest
+            _check(taken, spec.source)
+        return
+    for path, info in named_files(spec, home):
+        if is_system_program(path, info, spec.root):
+            continue  # python3, bash: not the workspace's
+        digest = file_digest(path)
+        if digest is not None:
+            taken.files[path] = digest
+            _check(taken, path)
+
+
+def _check(taken: Snapshot, path: str) -> None:
+    try:
+        reason = unsafe_reason(path, os.stat(path))
+    except OSError:
+        return
+    if reason and reason not in taken.refused:
+        taken.refused.append(reason)

@@ -1,0 +1,84 @@
+"""The README's quick start with trust on, end to end: a real `hookd serve` (no
+--trust-all), `hookd fire` answers "not run: untrusted" with the command that allows the
+workspace, `hookd status` lists it, `hookd allow` (in the workspace, no DIR) lets the hook
+run, and `hookd logs` shows both fires."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from hookd_testing import claude_settings, command, write_json
+
+HOOKD = [sys.executable, "-m", "hookd"]
+PAYLOAD = json.dumps({"tool_name": "Bash", "tool_input": {"command": "rm -rf build"}})
+
+
+@pytest.fixture
+def config(tmp_path: Path) -> Path:
+    path = tmp_path / "hookd.toml"
+    path.write_text(f"state_dir = {json.dumps(str(tmp_path / 'state'))}\n")
+    return path
+
+
+@pytest.fixture
+def served(short_dir: Path, isolated_home: Path, tmp_path: Path, config: Path) -> Iterator[str]:
+    path = str(short_dir / "hookd.sock")
+    with open(tmp_path / "serve.log", "wb") as log:
+        process = subprocess.Popen(
+            [*HOOKD, "--socket", path, "serve", "--config", str(config), "--home",
+             str(isolated_home), "--system-root", str(tmp_path / "system"), "--log-format", "json"],
+            stderr=log,
+        )  # fmt: skip
+    deadline = time.monotonic() + 60
+    while subprocess.run([*HOOKD, "--socket", path, "status"], capture_output=True).returncode:
+        assert process.poll() is None, (tmp_path / "serve.log").read_text()
+        assert time.monotonic() < deadline, "hookd serve did not answer within 60 s"
+        time.sleep(0.05)
+    yield path
+    process.send_signal(signal.SIGTERM)
+    process.wait(timeout=20)
+
+
+def run(*args: str, cwd: Path | None = None, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*HOOKD, *args], input=stdin, capture_output=True, text=True,
+                          timeout=60, cwd=cwd)  # fmt: skip
+
+
+def test_the_quick_start_needs_hookd_allow(served: str, workspace: Path, config: Path) -> None:
+    deny = command("echo 'rm is not allowed here' >&2; exit 2")
+    write_json(
+        workspace / ".claude/settings.json", claude_settings("PreToolUse", deny, matcher="Bash")
+    )
+    fire = ["--socket", served, "fire", "PreToolUse", "--agent", "claude",
+            "--workspace", str(workspace)]  # fmt: skip
+
+    untrusted = run(*fire, stdin=PAYLOAD)
+    assert untrusted.returncode == 2  # blocked by the never-ran rule, not by the hook
+    result = json.loads(untrusted.stdout)
+    assert f"to allow it, run: hookd allow {workspace}" in result["reason"]
+    assert result["hooks"][0]["exitCode"] is None
+    status = run("--socket", served, "status")
+    assert f"WAITING    {workspace}: not run, untrusted:" in status.stdout
+
+    allowed = run("allow", "--config", str(config), cwd=workspace)
+    assert allowed.returncode == 0, allowed.stderr
+    assert f"allowed {workspace}: 1 hook(s)" in allowed.stdout
+
+    trusted = run(*fire, stdin=PAYLOAD)
+    assert trusted.returncode == 2
+    assert json.loads(trusted.stdout)["reason"] == "rm is not allowed here"
+    assert "WAITING" not in run("--socket", served, "status").stdout
+
+    shown = run("logs", "--config", str(config))
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.count(" claude PreToolUse pid ") == 2
+    assert "not run: untrusted" in shown.stdout
+    assert "exit 2" in shown.stdout
