@@ -787,6 +787,40 @@ CASES = [
         args=(),
     ),
     Case(
+        "permission-allow-continue-false",
+        "PermissionRequest allow with continue: false",
+        (
+            Hook(
+                "a",
+                stdout=out(
+                    {
+                        "continue": False,
+                        "stopReason": "perm halt",
+                        **json.loads(specific("PermissionRequest", decision={"behavior": "allow"})),
+                    }
+                ),
+            ),
+        ),
+        event="PermissionRequest",
+        args=(),
+    ),
+    Case(
+        "pre-deny-continue-false",
+        "PreToolUse deny with continue: false: no tool, the agent stops",
+        (
+            Hook(
+                "a",
+                stdout=out(
+                    {
+                        "continue": False,
+                        "stopReason": "deny halt",
+                        **json.loads(pre("deny", "nope")),
+                    }
+                ),
+            ),
+        ),
+    ),
+    Case(
         "permission-pre-allow-skips-request",
         "a PreToolUse allow decides: no PermissionRequest",
         (Hook("a", stdout=pre("allow")),),

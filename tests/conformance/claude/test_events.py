@@ -438,6 +438,9 @@ DISCARD_CONTINUE = {
     "TaskCreated": "'Claude Code ignores continue: false from this event'",
     "DirectoryAdded": "'Claude Code discards the continue field from their JSON output' "
     "(systemMessage goes to Claude or the debug log depending on source: not asserted)",
+    # The pinned agent wins over the reference: Claude Code 2.1.328 runs the tool and goes
+    # on (tests/agents/claude [permission-allow-continue-false]).
+    "PermissionRequest": "Claude Code 2.1.328 ignores continue: false here",
 }
 
 

@@ -535,7 +535,7 @@ def fire_extras(request: FireRequest, reports: Sequence[HookReport]) -> dict[str
     return {"envFile": path if made else None}
 
 
-def _substitute(text: str, env: Mapping[str, str], options: Mapping[str, Any] = {}) -> str:
+def _substitute(text: str, env: Mapping[str, str], options: Mapping[str, Any] | None = None) -> str:
     """An exec-form argument with ``${CLAUDE_PROJECT_DIR}``-style placeholders and a
     plugin's ``${user_config.KEY}`` filled in, each as a plain string (no shell)."""
     for name in _PLACEHOLDERS:
@@ -587,7 +587,7 @@ def async_result(report: HookReport, request: FireRequest) -> dict[str, Any]:
 
 def action(request: FireRequest, combined: Combined) -> Action:
     """What Claude Code does next: ``continue: false`` stops the agent, after the tool
-    when nothing blocked it on PreToolUse and PermissionRequest; a block on
+    when nothing blocked it on PreToolUse; a block on
     UserPromptSubmit, UserPromptExpansion or PostToolBatch ends the turn; on Stop a block
     means the agent goes on (it does not stop); ``ask`` asks the user."""
     event = request.event

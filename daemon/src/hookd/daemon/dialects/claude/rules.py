@@ -115,7 +115,7 @@ BLOCK_ENDS_TURN = frozenset({"UserPromptSubmit", "UserPromptExpansion", "PostToo
 and UserPromptExpansion: the turn ends"; the real agent's PostToolBatch block ends with
 ``terminal_reason: hook_stopped``)."""
 
-ACTION_STILL_RUNS_ON_STOP = frozenset({"PreToolUse", "PermissionRequest"})
+ACTION_STILL_RUNS_ON_STOP = frozenset({"PreToolUse"})
 """Events whose guarded action still happens under ``continue: false`` when nothing
 blocked it: the agent runs the tool, then stops (tests/agents/claude)."""
 
@@ -261,6 +261,7 @@ DISCARDS_CONTINUE = DISCARDS_SYSTEM_MESSAGE | {
     "FileChanged",
     "TaskCreated",
     "DirectoryAdded",
+    "PermissionRequest",  # 2.1.328: the tool runs and the agent goes on
 }
 """Events whose hooks' ``continue: false`` Claude Code discards or ignores."""
 
