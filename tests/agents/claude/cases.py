@@ -82,6 +82,9 @@ class Case:
     """Plugins installed (and so enabled in the user's settings) before the run."""
     every_run: bool = False
     """Compare every run of every hook, not only each hook's first."""
+    absent: str = ""
+    """A text a hook sent that must reach neither the model nor hookd's result (its
+    output was no usable answer)."""
     xfail: str | None = None
 
 
@@ -1106,5 +1109,73 @@ CASES = [
         "a plugin hook whose matcher names another tool",
         (Hook("spy"),),
         plugins=(Plugin("guard", (Hook("g", exit=2, stderr="never", matcher="Write"),)),),
+    ),
+    # -- the strict output schema (2.1.328): a wrongly typed field voids the whole output --
+    Case(
+        "prompt-session-title-wrong-type",
+        "UserPromptSubmit sessionTitle as a number: the context beside it is lost",
+        (
+            Hook(
+                "a",
+                stdout=specific(
+                    "UserPromptSubmit", additionalContext="lost prompt ctx", sessionTitle=5
+                ),
+            ),
+        ),
+        event="UserPromptSubmit",
+        matcher=None,
+        absent="lost prompt ctx",
+    ),
+    Case(
+        "pre-top-level-decision-deny",
+        "a top-level decision other than approve/block: the output is no usable answer",
+        (
+            Hook(
+                "a",
+                stdout=out(
+                    {
+                        "decision": "deny",
+                        "reason": "lost reason",
+                        **json.loads(pre("allow", additionalContext="lost pre ctx")),
+                    }
+                ),
+            ),
+        ),
+        absent="lost pre ctx",
+    ),
+    Case(
+        "post-classifier-context-wrong-type",
+        "PostToolUse classifierContext as a number: the context beside it is lost",
+        (
+            Hook(
+                "a",
+                stdout=specific(
+                    "PostToolUse", additionalContext="lost post ctx", classifierContext=3
+                ),
+            ),
+        ),
+        event="PostToolUse",
+        absent="lost post ctx",
+    ),
+    Case(
+        "pre-decision-unknown-with-context",
+        "an unknown permissionDecision: the context beside it is lost",
+        (Hook("a", stdout=pre("maybe", additionalContext="lost unknown ctx")),),
+        absent="lost unknown ctx",
+    ),
+    Case(
+        "session-start-watch-paths-wrong-type",
+        "SessionStart watchPaths not a list of strings: the context beside it is lost",
+        (
+            Hook(
+                "a",
+                stdout=specific(
+                    "SessionStart", additionalContext="lost start ctx", watchPaths="notalist"
+                ),
+            ),
+        ),
+        event="SessionStart",
+        matcher=None,
+        absent="lost start ctx",
     ),
 ]

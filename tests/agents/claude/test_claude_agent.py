@@ -335,6 +335,11 @@ def compare(case: Case, agent: dict[str, Any], hookd: dict[str, Any]) -> list[st
         problems += _compare_switch(agent, hookd)
     if hookd["context"]:
         problems += _compare_context(case, agent, hookd["context"])
+    if case.absent:
+        if case.absent in "\n".join(_strings(agent["requests"])):
+            problems.append(f"{case.absent!r} reached the model: the case is wrong")
+        if case.absent in json.dumps([hookd["context"], hookd["reason"]]):
+            problems.append(f"{case.absent!r} is in hookd's result; the agent refused it")
     return problems
 
 

@@ -135,3 +135,52 @@ async def test_action_says_what_the_agent_does(rpc, workspace, event, output, ac
     result = await fire(rpc, workspace, event, {"tool_name": "Bash"}, command(answer(output)))
 
     assert result["action"] == action
+
+
+@pytest.mark.parametrize(
+    ("event", "output", "error"),
+    [
+        ("UserPromptSubmit", {"decision": "deny"}, '"decision" must be one of approve, block'),
+        ("UserPromptSubmit", {"hookSpecificOutput": {"hookEventName": "UserPromptSubmit",
+                                                     "sessionTitle": 5}},
+         '"hookSpecificOutput.sessionTitle" must be a string'),
+        ("SessionStart", {"hookSpecificOutput": {"hookEventName": "SessionStart",
+                                                 "watchPaths": "x"}},
+         '"hookSpecificOutput.watchPaths" must be a list of strings'),
+        ("PreToolUse", {"hookSpecificOutput": {"hookEventName": "PreToolUse",
+                                               "permissionDecision": "maybe"}},
+         '"hookSpecificOutput.permissionDecision" must be one of allow, deny, ask, defer'),
+        ("PermissionRequest", {"hookSpecificOutput": {"hookEventName": "PermissionRequest",
+                                                      "decision": {"behavior": "deny",
+                                                                   "message": 1}}},
+         '"hookSpecificOutput.decision" must be an object with "behavior" allow or deny'),
+    ],
+    ids=["top-level-decision", "session-title", "watch-paths", "permission-decision",
+         "permission-request"],
+)  # fmt: skip
+async def test_a_field_the_schema_refuses_voids_the_whole_output(
+    rpc, workspace, event, output, error
+) -> None:
+    """[prompt-session-title-wrong-type], [pre-top-level-decision-deny],
+    [session-start-watch-paths-wrong-type], [pre-decision-unknown-with-context]: the
+    output fails 2.1.328's schema, so nothing in it counts (a context beside it is lost)."""
+    specific_output = output.get("hookSpecificOutput", {"hookEventName": event})
+    body = {**output, "hookSpecificOutput": {**specific_output, "additionalContext": "lost"}}
+    result = await fire(rpc, workspace, event, {"tool_name": "Bash", "prompt": "p"},
+                        command(answer(body)))  # fmt: skip
+
+    assert result["context"] is None
+    assert error in result["hooks"][0]["error"]
+
+
+async def test_on_failure_block_names_the_schema_error(rpc, workspace) -> None:
+    """onFailure: "block" turns output the schema refuses into a block, in the agent's
+    words ("expected string, received number")."""
+    out = {"hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": 5}}
+    result = await fire(rpc, workspace, "PreToolUse", {"tool_name": "Bash"},
+                        command(answer(out), onFailure="block"))  # fmt: skip
+
+    assert result["blocked"] is True
+    assert result["reason"].endswith(
+        "hookSpecificOutput.additionalContext: expected string, received number"
+    )

@@ -20,10 +20,6 @@ from . import rules
 
 NO_STDERR = "No stderr output"
 """What Claude Code 2.1.328 tells the model for an exit 2 with nothing on stderr."""
-_BOOL_FIELDS = ("continue", "suppressOutput")
-_SPECIFIC_STR_FIELDS = ("hookEventName", "permissionDecisionReason", "additionalContext")
-_SPECIFIC_OBJECT_FIELDS = ("updatedInput",)
-_STR_FIELDS = ("stopReason", "systemMessage", "reason", "decision", "terminalSequence")
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")
 _TERMINAL_SEQUENCE = re.compile(
     r"(?:\x1b\](?:0|1|2|9|99|777);[^\x07\x1b]*(?:\x07|\x1b\\)|\x07)+", re.DOTALL
@@ -189,7 +185,7 @@ def parse_json(
     misnamed = _other_event(obj, event)
     if misnamed:
         return None, misnamed
-    wrong = _wrong_types(obj)
+    wrong = _wrong_types(obj, event)
     if not wrong:
         return obj, None
     if lenient:
@@ -200,8 +196,8 @@ def parse_json(
                 k: v for k, v in kept["hookSpecificOutput"].items() if k not in inner
             }
         return kept, None
-    name, expected = next(iter(wrong.items()))
-    return None, f'no usable answer: "{name}" must be {expected}'
+    name, kind = next(iter(wrong.items()))
+    return None, f'no usable answer: "{name}" must be {_described(kind)}'
 
 
 def _other_event(obj: dict[str, Any], event: str | None) -> str | None:
@@ -216,27 +212,71 @@ def _other_event(obj: dict[str, Any], event: str | None) -> str | None:
     return f"Hook returned incorrect event name: expected '{event}' but got '{named}'"
 
 
-def _wrong_types(obj: dict[str, Any]) -> dict[str, str]:
-    wrong: dict[str, str] = {}
-    for name in _BOOL_FIELDS:
-        if name in obj and not isinstance(obj[name], bool):
-            wrong[name] = "a boolean"
-    for name in _STR_FIELDS:
-        if name in obj and not isinstance(obj[name], str):
-            wrong[name] = "a string"
+def _wrong_types(obj: dict[str, Any], event: str | None = None) -> dict[str, str]:
+    """Each field whose value 2.1.328's output schema refuses, with the type it wants
+    (``rules.OUTPUT_TOP_LEVEL``; ``rules.OUTPUT_SPECIFIC`` for the event's
+    ``hookSpecificOutput``, when the event is known)."""
+    wrong = {name: kind for name, kind in rules.OUTPUT_TOP_LEVEL.items()
+             if name in obj and not _has_kind(obj[name], kind)}  # fmt: skip
     specific = obj.get("hookSpecificOutput")
     if "hookSpecificOutput" in obj and not isinstance(specific, dict):
-        wrong["hookSpecificOutput"] = "an object"
+        wrong["hookSpecificOutput"] = "object"
     elif isinstance(specific, dict):
         # 2.1.328 validates strictly: a wrongly typed field inside makes the whole output
         # "no usable answer" (the agent then warns and lets the action go on).
-        for name in _SPECIFIC_STR_FIELDS:
-            if name in specific and not isinstance(specific[name], str):
-                wrong[f"hookSpecificOutput.{name}"] = "a string"
-        for name in _SPECIFIC_OBJECT_FIELDS:
-            if name in specific and not isinstance(specific[name], dict):
-                wrong[f"hookSpecificOutput.{name}"] = "an object"
+        fields = {"hookEventName": "string", **rules.OUTPUT_SPECIFIC.get(event or "", {})}
+        for name, kind in fields.items():
+            if name in specific and not _has_kind(specific[name], kind):
+                wrong[f"hookSpecificOutput.{name}"] = kind
     return wrong
+
+
+def _has_kind(value: Any, kind: str) -> bool:
+    if kind == "string":
+        return isinstance(value, str)
+    if kind == "boolean":
+        return isinstance(value, bool)
+    if kind == "object":
+        return isinstance(value, dict)
+    if kind == "strings":
+        return isinstance(value, list) and all(isinstance(v, str) for v in value)
+    if kind == "permission-request":
+        return _permission_request_ok(value)
+    return value in kind.split("|")  # an enum
+
+
+def _permission_request_ok(value: Any) -> bool:
+    """PermissionRequest's ``decision``: ``{behavior: "allow", updatedInput?: object,
+    updatedPermissions?: list}`` or ``{behavior: "deny", message?: string, interrupt?:
+    boolean}``."""
+    if not isinstance(value, dict):
+        return False
+    behavior = value.get("behavior")
+    if behavior == "allow":
+        wanted = {"updatedInput": "object"}
+        if not isinstance(value.get("updatedPermissions", []), list):
+            return False
+    elif behavior == "deny":
+        wanted = {"message": "string", "interrupt": "boolean"}
+    else:
+        return False
+    return all(_has_kind(value[k], kind) for k, kind in wanted.items() if k in value)
+
+
+def _described(kind: str) -> str:
+    """``kind`` in the words of a "must be ..." message."""
+    words = {"string": "a string", "boolean": "a boolean", "object": "an object",
+             "strings": "a list of strings",
+             "permission-request": 'an object with "behavior" allow or deny'}  # fmt: skip
+    return words.get(kind) or "one of " + ", ".join(kind.split("|"))
+
+
+def _expected(kind: str) -> str:
+    """``kind`` as the agent's validation message names it."""
+    words = {"strings": "array", "permission-request": "object"}
+    if kind in ("string", "boolean", "object"):
+        return kind
+    return words.get(kind) or " | ".join(f"'{v}'" for v in kind.split("|"))
 
 
 def validation_error(stdout: str, event: str | None = None) -> str | None:
@@ -254,9 +294,9 @@ def validation_error(stdout: str, event: str | None = None) -> str | None:
     misnamed = _other_event(obj, event)
     if misnamed:
         return misnamed
-    for name, expected in _wrong_types(obj).items():
+    for name, kind in _wrong_types(obj, event).items():
         received = _js_type(_field(obj, name))
-        return f"{name}: expected {expected.split()[-1]}, received {received}"
+        return f"{name}: expected {_expected(kind)}, received {received}"
     return None
 
 

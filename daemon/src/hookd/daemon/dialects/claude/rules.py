@@ -292,6 +292,51 @@ others when they disagree), ``join`` with blank lines, ``union`` of lists in ord
 ``any`` true wins, ``strictest`` action (cancel > decline > accept) with the ``content``
 of the hook whose action won."""
 
+OUTPUT_TOP_LEVEL: dict[str, str] = {
+    "continue": "boolean",
+    "suppressOutput": "boolean",
+    "stopReason": "string",
+    "decision": "approve|block",
+    "reason": "string",
+    "systemMessage": "string",
+    "terminalSequence": "string",
+}
+"""The top-level output fields and their types in 2.1.328's output schema (a value of
+another type, or a ``decision`` other than approve/block, fails the whole output)."""
+
+_CONTEXT = {"additionalContext": "string"}
+OUTPUT_SPECIFIC: dict[str, dict[str, str]] = {
+    "PreToolUse": {"permissionDecision": "allow|deny|ask|defer",
+                   "permissionDecisionReason": "string", "updatedInput": "object", **_CONTEXT},
+    "UserPromptSubmit": {**_CONTEXT, "sessionTitle": "string",
+                         "suppressOriginalPrompt": "boolean"},
+    "UserPromptExpansion": {**_CONTEXT, "suppressOriginalPrompt": "boolean"},
+    "SessionStart": {**_CONTEXT, "initialUserMessage": "string", "sessionTitle": "string",
+                     "watchPaths": "strings", "reloadSkills": "boolean"},
+    "Setup": _CONTEXT,
+    "PreModelSwitch": {"permissionDecision": "allow|deny|ask",
+                       "permissionDecisionReason": "string"},
+    "PostModelSwitch": _CONTEXT,
+    "SubagentStart": _CONTEXT,
+    "SubagentStop": _CONTEXT,
+    "Stop": _CONTEXT,
+    "Notification": _CONTEXT,
+    "PostToolBatch": _CONTEXT,
+    "PostToolUseFailure": _CONTEXT,
+    "PostToolUse": {**_CONTEXT, "classifierContext": "string"},
+    "PermissionDenied": {"retry": "boolean"},
+    "PermissionRequest": {"decision": "permission-request"},
+    "CwdChanged": {"watchPaths": "strings"},
+    "FileChanged": {"watchPaths": "strings"},
+    "MessageDisplay": {"displayContent": "string"},
+    "WorktreeCreate": {"worktreePath": "string"},
+    "Elicitation": {"action": "accept|decline|cancel", "content": "object"},
+    "ElicitationResult": {"action": "accept|decline|cancel", "content": "object"},
+}  # fmt: skip
+"""``hookSpecificOutput``'s fields per event and their types in 2.1.328's output schema
+(read from the agent; the tests/agents/claude cases pin it): a field of another type
+makes the whole output no usable answer. Fields not listed are dropped by the agent."""
+
 ELICITATION_RANK = {"accept": 0, "decline": 1, "cancel": 2}
 
 ENV_FILE_EVENTS = frozenset({"SessionStart", "Setup", "CwdChanged", "FileChanged"})
