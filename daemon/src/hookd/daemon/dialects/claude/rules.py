@@ -279,6 +279,7 @@ SPECIFIC_FIELDS: dict[str, dict[str, str]] = {
     },
     "PermissionDenied": {"retry": "any"},
     "UserPromptSubmit": {"sessionTitle": "last", "suppressOriginalPrompt": "any"},
+    "UserPromptExpansion": {"suppressOriginalPrompt": "any"},  # 2.1.328
     "CwdChanged": {"watchPaths": "union"},
     "FileChanged": {"watchPaths": "union"},
     "MessageDisplay": {"displayContent": "last"},
