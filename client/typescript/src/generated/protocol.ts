@@ -425,6 +425,8 @@ export interface FireParams {
   clientHandlers?: Array<"prompt" | "agent" | "mcp_tool">;
   /** Extra hook folders for this fire (Cline's `--hooks-dir`; `CLINE_HOOKS_DIR` in `env` counts too), searched before the usual folders. `cline` and `cline-sdk` only. Default `[]`. */
   hooksDirs?: AbsolutePath[];
+  /** The fire comes from `hookd-relay`, a hook entry inside the agent: hooks the agent runs itself (its own settings files and plugins) are skipped, so every hook runs exactly once; only the hooks handed to hookd (`hookd adopt`) run. Default `false`. */
+  relay?: boolean;
 }
 
 /** Params of `status`: Daemon health, the registry summary, fires in flight and per-hook timings. */

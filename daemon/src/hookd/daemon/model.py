@@ -146,10 +146,13 @@ class FireRequest:
     extra_hook_dirs: tuple[str, ...] = ()
     """Hook folders named by the client for this fire (the Cline SDK's ``--hooks-dir``)."""
     fire_id: int | str | None = None
-    depth: int = 0
-    """How deeply this fire is nested in hooks: 0 from an agent, 1 from one of its hooks."""
     """The fire's JSON-RPC id, so a client with several fires open can route the
     ``hook/run`` requests of each."""
+    depth: int = 0
+    """How deeply this fire is nested in hooks: 0 from an agent, 1 from one of its hooks."""
+    relay: bool = False
+    """The fire comes from ``hookd-relay`` inside the agent: the hooks the agent runs
+    itself are not run again (only those handed to hookd with ``hookd adopt``)."""
 
     @property
     def session_id(self) -> str | None:
@@ -174,6 +177,9 @@ class Source:
     path: str
     kind: SourceKind
     root: str | None = None
+    adopted: bool = False
+    """A hookd-owned file holding hooks handed over from the agent's own (``hookd
+    adopt``): read with the same rules and layer, and the only hooks a relay fire runs."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,6 +30,7 @@ class FireParams(TypedDict):
     env: NotRequired[dict[str, str]]
     clientHandlers: NotRequired[list[Literal["prompt", "agent", "mcp_tool"]]]
     hooksDirs: NotRequired[list[str]]
+    relay: NotRequired[bool]
 
 
 class HookRun(TypedDict):

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from hookd.protocol import AGENTS
 
@@ -134,7 +135,45 @@ def build_parser() -> argparse.ArgumentParser:
         )
         trust.add_argument("dir", nargs="?", metavar="DIR", help="default: the current folder")
         trust.add_argument("--config", metavar="FILE", help="hookd config file (TOML)")
+    _add_relay_commands(commands)
     return parser
+
+
+_RELAY_HELP = (
+    "'hookd adopt' moves an agent's command hooks into a hookd-owned file and puts "
+    "'hookd-relay' in their place, so the agent's hooks run through hookd, each exactly once; "
+    "'hookd unadopt' gives them back. 'hookd relay install' writes the relay entries again "
+    "for what is adopted, 'uninstall' removes them. Every edit is atomic, keeps a backup "
+    "(<file>.hookd.bak) and is idempotent; --dry-run shows the diff."
+)
+
+
+def _add_relay_commands(commands: Any) -> None:
+    for name, summary in (
+        ("adopt", "hand an agent's hooks to hookd (the relay runs them inside the agent)"),
+        ("unadopt", "give the adopted hooks back to the agent's settings file"),
+    ):
+        _relay_arguments(commands.add_parser(name, help=summary, description=_RELAY_HELP))
+    relay = commands.add_parser(
+        "relay",
+        help="put hookd-relay into an agent's settings for the adopted hooks' events",
+        description=_RELAY_HELP,
+    )
+    actions = relay.add_subparsers(dest="relay_action", metavar="ACTION", required=True)
+    for name, summary in (
+        ("install", "write the relay entries for what is adopted"),
+        ("uninstall", "remove the relay entries"),
+    ):
+        _relay_arguments(actions.add_parser(name, help=summary, description=_RELAY_HELP))
+
+
+def _relay_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--agent", required=True, choices=("claude",), help="whose hooks")
+    parser.add_argument("--scope", default="user", choices=("user", "project", "local"),
+                        help="which of the agent's settings files (default: user)")  # fmt: skip
+    parser.add_argument("--project", metavar="DIR", help="the project (default: current folder)")
+    parser.add_argument("--home", metavar="DIR", help="the home folder (default: $HOME)")
+    parser.add_argument("--dry-run", action="store_true", help="show the diff, write nothing")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -165,6 +204,10 @@ def _run(args: argparse.Namespace) -> int:
         from .logs_command import run_logs
 
         return run_logs(args)
+    if args.command in ("adopt", "unadopt", "relay"):
+        from . import relay_commands
+
+        return relay_commands.run(args)
     if args.command in ("allow", "deny"):
         from . import trust_commands
 

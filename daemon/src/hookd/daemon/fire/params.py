@@ -55,6 +55,9 @@ def parse_fire(
             f'"clientHandlers" must list handler types the client runs when asked: '
             f"{', '.join(CLIENT_HANDLER_TYPES)}"
         )
+    relay = params.get("relay", False)
+    if not isinstance(relay, bool):
+        raise InvalidFire('"relay" must be true or false (true: the fire comes from hookd-relay)')
     return FireRequest(
         dialect=module.DIALECT,
         event=event,
@@ -68,6 +71,7 @@ def parse_fire(
         state_dir=settings.state_dir,
         extra_hook_dirs=_hooks_dirs(params, module, env),
         fire_id=fire_id,
+        relay=relay,
     )
 
 

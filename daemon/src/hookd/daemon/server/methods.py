@@ -47,11 +47,13 @@ async def fire_method(
     env: Any = None,
     clientHandlers: Any = None,
     hooksDirs: Any = None,
+    relay: Any = False,
 ) -> Any:
     """Run the hooks of one agent event and return their combined result."""
     params = {
         "clientHandlers": clientHandlers,
         "hooksDirs": hooksDirs,
+        "relay": relay,
         "agent": agent,
         "event": event,
         "workspaceRoots": workspaceRoots or [],

@@ -16,6 +16,7 @@ import contextlib
 import json
 import math
 import os
+import re
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -89,21 +90,35 @@ def managed_dropin_dir(system_root: str) -> str:
 
 
 def sources(home: str, system_root: str, roots: Sequence[str]) -> list[Source]:
+    project = roots[0] if roots else None
     found = [Source(DIALECT, "user", os.path.join(home, ".claude", "settings.json"), "settings")]
-    if roots:
-        project = os.path.join(roots[0], ".claude")
-        found.append(
-            Source(DIALECT, "project", os.path.join(project, "settings.json"), "settings", roots[0])
-        )
-        found.append(
-            Source(
-                DIALECT, "local", os.path.join(project, "settings.local.json"), "settings", roots[0]
-            )
-        )
+    found.append(Source(DIALECT, "user", adopted_path(home, "user", project), "settings",
+                        adopted=True))  # fmt: skip
+    if project is not None:
+        folder = os.path.join(project, ".claude")
+        for layer, name in (("project", "settings.json"), ("local", "settings.local.json")):
+            found.append(Source(DIALECT, layer, os.path.join(folder, name), "settings", project))
+            found.append(Source(DIALECT, layer, adopted_path(home, layer, project), "settings",
+                                project, adopted=True))  # fmt: skip
     found.append(Source(DIALECT, "managed", managed_settings_path(system_root), "settings"))
     found.append(Source(DIALECT, "managed", managed_dropin_dir(system_root), "hookdir"))
     found.append(plugins.source(home, roots[0] if roots else None))
     return found
+
+
+def adopted_path(home: str, layer: str, project: str | None) -> str:
+    """The hookd-owned file that holds the hooks ``hookd adopt`` took from the agent's
+    settings file of ``layer``: ``~/.config/hookd/claude/settings.json`` (user),
+    ``<project>/.hookd/claude/settings.json`` (project) and ``settings.local.json``
+    (local). Read with the agent's rules, at the same layer."""
+    if layer == "user" or project is None:
+        return os.path.join(home, ".config", "hookd", "claude", "settings.json")
+    name = "settings.local.json" if layer == "local" else "settings.json"
+    return os.path.join(project, ".hookd", "claude", name)
+
+
+RELAY_COMMAND = re.compile(r"(?:^|[\s/\"'])hookd-relay(?:[\s\"']|$)")
+"""A handler that runs ``hookd-relay``: never run by hookd (it would call itself)."""
 
 
 def load(source: Source) -> Loaded:
@@ -292,7 +307,11 @@ def select(
             continue
         if policy.disable_all == "managed":
             continue
+        if request.relay and not source.adopted:
+            continue  # the agent runs these itself; the relay must not run them again
         for spec in content.hooks.get(request.event, ()):
+            if RELAY_COMMAND.search(spec.command):
+                continue  # hookd's own relay entry
             if (
                 source.layer == plugins.LAYER
                 and policy.enabled_plugins.get(spec.options["plugin"]) is not True

@@ -1,0 +1,272 @@
+"""``hookd adopt`` / ``unadopt`` and ``hookd relay install`` / ``uninstall``: hand an
+agent's hooks to hookd and put the relay in their place (Claude Code for now).
+
+    hookd adopt --agent claude --scope user        # my hooks now run through hookd
+    hookd unadopt --agent claude --scope user      # and back
+
+``adopt`` moves the command hooks of one of the agent's settings files into a hookd-owned
+file (``dialects.claude.adopted_path``: read with the agent's rules, at the same layer),
+then writes one relay entry (``hookd-relay claude``) per event those hooks use into the
+agent's file: the agent runs the relay, the relay's fire runs only the adopted hooks, so
+every hook runs exactly once. ``relay install`` writes the relay entries again for what is
+adopted (after you edit the hookd-owned file), ``relay uninstall`` removes them.
+
+Every edit is atomic (a temporary file renamed over the old one, same mode), keeps a
+backup of the agent's file (``<file>.hookd.bak``), is idempotent, and ``--dry-run`` shows
+the diff instead. Hooks hookd cannot run for the agent stay where they are, and the command
+says why: ``async`` hooks (their answer would come after the relay returned) and handlers
+other than ``command`` (``http``, and those that need the agent's own model or MCP
+connections).
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import json
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass
+from typing import Any
+
+from ..dialects.claude import dialect as claude
+from ..dialects.claude import rules
+from ..errors import UserError
+
+RELAY_COMMAND = "hookd-relay claude"
+RELAY_MARGIN_S = 10.0
+"""How much longer the relay entry may run than the slowest hook it relays."""
+_SCOPES = {"user": "settings.json", "project": "settings.json", "local": "settings.local.json"}
+
+
+@dataclass
+class Plan:
+    """The files one command rewrites: path -> (old text or None, new text)."""
+
+    writes: dict[str, tuple[str | None, str]]
+    notes: list[str]
+
+
+def run(args: argparse.Namespace) -> int:
+    home = os.path.abspath(args.home or os.path.expanduser("~"))
+    project = os.path.abspath(args.project or os.getcwd())
+    agent_file, owned_file = paths(home, args.scope, project)
+    action = getattr(args, "relay_action", None) or args.command
+    plan = {
+        "adopt": adopt, "unadopt": unadopt, "install": install, "uninstall": uninstall,
+    }[action](agent_file, owned_file)  # fmt: skip
+    for note in plan.notes:
+        print(f"hookd: {note}")
+    changed = {path: texts for path, texts in plan.writes.items() if texts[0] != texts[1]}
+    if not changed:
+        print("hookd: nothing to change")
+        return 0
+    for path, (old, new) in changed.items():
+        if args.dry_run:
+            diff = difflib.unified_diff((old or "").splitlines(keepends=True),
+                                        new.splitlines(keepends=True), path, path)  # fmt: skip
+            print("".join(diff), end="")
+        else:
+            write_atomically(path, old, new)
+            print(f"hookd: wrote {path}" + (f" (backup: {path}.hookd.bak)" if old else ""))
+    return 0
+
+
+def paths(home: str, scope: str, project: str) -> tuple[str, str]:
+    """The agent's settings file of ``scope`` and the hookd-owned file beside it."""
+    folder = os.path.join(home if scope == "user" else project, ".claude")
+    return os.path.join(folder, _SCOPES[scope]), claude.adopted_path(home, scope, project)
+
+
+def adopt(agent_file: str, owned_file: str) -> Plan:
+    """Move the agent's command hooks into the hookd-owned file; relay their events."""
+    agent, agent_text = _read(agent_file)
+    owned, owned_text = _read(owned_file)
+    notes: list[str] = []
+    kept: dict[str, list[Any]] = {}
+    moved = 0
+    for event, groups in _hooks(agent, agent_file).items():
+        for group in groups:
+            stay, take = _split(group, event, notes)
+            if take:
+                _add_group(owned, event, {**group, "hooks": take})
+                moved += len(take)
+            if stay:
+                kept.setdefault(event, []).append({**group, "hooks": stay})
+    agent["hooks"] = kept
+    notes.insert(0, f"{moved} hook(s) handed to hookd from {agent_file}" if moved
+                 else f"no hooks to hand over in {agent_file}")  # fmt: skip
+    if moved and os.sep + ".hookd" + os.sep in owned_file:
+        notes.append("the project's hooks now live in the workspace's .hookd folder: run "
+                     "'hookd allow' there so that hookd runs them")  # fmt: skip
+    _relay_entries(agent, owned)
+    return Plan({owned_file: (owned_text, _dump(owned)), agent_file: (agent_text, _dump(agent))},
+                notes)  # fmt: skip
+
+
+def unadopt(agent_file: str, owned_file: str) -> Plan:
+    """Give the adopted hooks back to the agent's file and remove the relay entries."""
+    agent, agent_text = _read(agent_file)
+    owned, owned_text = _read(owned_file)
+    _drop_relay(agent)
+    returned = 0
+    for event, groups in _hooks(owned, owned_file).items():
+        for group in groups:
+            _add_group(agent, event, group)
+            returned += len(group.get("hooks", []))
+    owned["hooks"] = {}
+    notes = [f"{returned} hook(s) given back to {agent_file}"]
+    return Plan({agent_file: (agent_text, _dump(agent)), owned_file: (owned_text, _dump(owned))},
+                notes)  # fmt: skip
+
+
+def install(agent_file: str, owned_file: str) -> Plan:
+    """Write the relay entries for the events the hookd-owned file has hooks for."""
+    agent, agent_text = _read(agent_file)
+    owned, _ = _read(owned_file)
+    _relay_entries(agent, owned)
+    events = sorted(_hooks(owned, owned_file))
+    note = (f"relaying {', '.join(events)}" if events
+            else f"nothing is adopted in {owned_file}: run 'hookd adopt' first")  # fmt: skip
+    return Plan({agent_file: (agent_text, _dump(agent))}, [note])
+
+
+def uninstall(agent_file: str, owned_file: str) -> Plan:
+    """Remove the relay entries (adopted hooks then do not run until re-installed)."""
+    agent, agent_text = _read(agent_file)
+    _drop_relay(agent)
+    owned, _ = _read(owned_file)
+    notes = []
+    if _hooks(owned, owned_file):
+        notes.append(f"the hooks adopted in {owned_file} will not run inside the agent until "
+                     "'hookd relay install' (or 'hookd unadopt' gives them back)")  # fmt: skip
+    return Plan({agent_file: (agent_text, _dump(agent))}, notes)
+
+
+def _split(group: dict[str, Any], event: str, notes: list[str]) -> tuple[list[Any], list[Any]]:
+    """The group's handlers that stay with the agent, and those hookd takes."""
+    stay: list[Any] = []
+    take: list[Any] = []
+    for handler in group.get("hooks", []):
+        why = _not_adoptable(handler)
+        if why is None:
+            take.append(handler)
+            continue
+        stay.append(handler)
+        if why:
+            notes.append(f"{event}: {handler.get('command') or handler.get('type')!r} stays "
+                         f"with the agent: {why}")  # fmt: skip
+    return stay, take
+
+
+def _not_adoptable(handler: Any) -> str | None:
+    """Why hookd cannot run this handler for the agent ("" for the relay itself)."""
+    if not isinstance(handler, dict):
+        return "not a handler object"
+    if handler.get("type") == "command" and claude.RELAY_COMMAND.search(
+        str(handler.get("command", ""))
+    ):
+        return ""
+    if handler.get("type") != "command":
+        return f"a {handler.get('type')!r} handler needs the agent itself"
+    if handler.get("async") or handler.get("asyncRewake"):
+        return "an async hook answers after the relay has returned"
+    return None
+
+
+def _relay_entries(agent: dict[str, Any], owned: dict[str, Any]) -> None:
+    """One relay entry per event the hookd-owned file has hooks for, none for others."""
+    _drop_relay(agent)
+    hooks = agent.setdefault("hooks", {})
+    for event, groups in _hooks(owned, "").items():
+        timeouts = [_timeout(event, h) for g in groups for h in g.get("hooks", [])]
+        longest = max(timeouts, default=_timeout(event, {}))
+        entry = {"type": "command", "command": RELAY_COMMAND, "timeout": longest + RELAY_MARGIN_S}
+        hooks.setdefault(event, []).append({"hooks": [entry]})
+
+
+def _timeout(event: str, handler: dict[str, Any]) -> float:
+    value = handler.get("timeout")
+    if isinstance(value, int | float) and value > 0:
+        return float(value)
+    return rules.DEFAULT_TIMEOUT_S.get(event, rules.COMMAND_TIMEOUT_S)
+
+
+def _drop_relay(settings: dict[str, Any]) -> None:
+    hooks = settings.get("hooks")
+    if not isinstance(hooks, dict):
+        return
+    for event in list(hooks):
+        groups = [
+            {**g, "hooks": [h for h in g.get("hooks", []) if _not_adoptable(h) != ""]}
+            for g in hooks[event] if isinstance(g, dict)
+        ]  # fmt: skip
+        hooks[event] = [g for g in groups if g["hooks"]]
+        if not hooks[event]:
+            del hooks[event]
+
+
+def _add_group(settings: dict[str, Any], event: str, group: dict[str, Any]) -> None:
+    """Append the group's handlers to a group with the same matcher (each handler once)."""
+    groups = settings.setdefault("hooks", {}).setdefault(event, [])
+    same = next((g for g in groups if g.get("matcher") == group.get("matcher")), None)
+    if same is None:
+        groups.append(dict(group))
+        return
+    present = same.get("hooks", [])
+    same["hooks"] = [*present, *(h for h in group.get("hooks", []) if h not in present)]
+
+
+def _hooks(settings: dict[str, Any], path: str) -> dict[str, list[dict[str, Any]]]:
+    hooks = settings.get("hooks", {})
+    if not isinstance(hooks, dict) or not all(isinstance(g, list) for g in hooks.values()):
+        raise UserError(f"{path}: \"hooks\" is not an object of lists of matcher groups; fix it "
+                        "first (hookd changes nothing in a file it cannot read)")  # fmt: skip
+    return {event: [g for g in groups if isinstance(g, dict)] for event, groups in hooks.items()}
+
+
+def _read(path: str) -> tuple[dict[str, Any], str | None]:
+    try:
+        with open(path, encoding="utf-8") as file:
+            text = file.read()
+    except FileNotFoundError:
+        return {}, None
+    except OSError as exc:
+        raise UserError(f"cannot read {path}: {exc.strerror}") from None
+    try:
+        data = json.loads(text) if text.strip() else {}
+    except ValueError as exc:
+        raise UserError(f"{path} is not valid JSON ({exc}); fix it first (hookd changes nothing "
+                        "in a file it cannot read)") from None  # fmt: skip
+    if not isinstance(data, dict):
+        raise UserError(f"{path}: the top level must be a JSON object")
+    return data, text
+
+
+def _dump(settings: dict[str, Any]) -> str:
+    if "hooks" in settings and not settings["hooks"]:
+        settings = {k: v for k, v in settings.items() if k != "hooks"}
+    return json.dumps(settings, indent=2, ensure_ascii=False) + "\n"
+
+
+def write_atomically(path: str, old: str | None, new: str) -> None:
+    """Write ``new`` to ``path`` through a temporary file renamed over it (same mode),
+    after copying the old file to ``<path>.hookd.bak``."""
+    folder = os.path.dirname(path)
+    os.makedirs(folder, exist_ok=True)
+    mode = 0o600
+    if old is not None:
+        shutil.copy2(path, f"{path}.hookd.bak")
+        mode = os.stat(path).st_mode & 0o777
+    fd, partial = tempfile.mkstemp(dir=folder, prefix=".hookd-", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as file:
+            file.write(new)
+            file.flush()
+            os.fsync(file.fileno())
+        os.chmod(partial, mode)
+        os.replace(partial, path)
+    except BaseException:
+        os.unlink(partial)
+        raise

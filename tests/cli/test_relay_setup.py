@@ -1,0 +1,130 @@
+"""``hookd adopt`` / ``unadopt`` / ``relay install`` / ``relay uninstall`` on real files,
+through the real ``hookd`` command (issue 12)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+HOOKD = [sys.executable, "-m", "hookd"]
+BLOCK = {"type": "command", "command": "echo no >&2; exit 2", "timeout": 5}
+ASYNC = {"type": "command", "command": "echo later", "async": True}
+HTTP = {"type": "http", "url": "http://127.0.0.1:9/hook"}
+STOP = {"type": "command", "command": "true"}
+AGENT_SETTINGS = {
+    "model": "sonnet",
+    "hooks": {
+        "PreToolUse": [{"matcher": "Bash", "hooks": [BLOCK, ASYNC, HTTP]}],
+        "Stop": [{"hooks": [STOP]}],
+    },
+}
+
+
+def hookd(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*HOOKD, *args, "--agent", "claude", "--home", str(home)],
+                          capture_output=True, text=True, timeout=60)  # fmt: skip
+
+
+def read(path: Path) -> Any:
+    return json.loads(path.read_text())
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    home = tmp_path / "home"
+    settings = home / ".claude" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    settings.write_text(json.dumps(AGENT_SETTINGS))
+    settings.chmod(0o640)
+    return home
+
+
+def test_adopt_hands_command_hooks_over_and_puts_the_relay_in_their_place(home: Path) -> None:
+    done = hookd(home, "adopt")
+
+    assert done.returncode == 0, done.stderr
+    agent = read(home / ".claude" / "settings.json")
+    owned = read(home / ".config" / "hookd" / "claude" / "settings.json")
+    assert owned["hooks"] == {"PreToolUse": [{"matcher": "Bash", "hooks": [BLOCK]}],
+                              "Stop": [{"hooks": [STOP]}]}  # fmt: skip
+    relay = {"type": "command", "command": "hookd-relay claude"}
+    assert agent["hooks"]["PreToolUse"] == [
+        {"matcher": "Bash", "hooks": [ASYNC, HTTP]},  # hookd cannot run these for the agent
+        {"hooks": [{**relay, "timeout": 15.0}]},
+    ]
+    assert agent["hooks"]["Stop"] == [{"hooks": [{**relay, "timeout": 610.0}]}]
+    assert agent["model"] == "sonnet"
+    assert "an async hook answers after the relay has returned" in done.stdout
+    assert read(home / ".claude" / "settings.json.hookd.bak") == AGENT_SETTINGS
+    assert (home / ".claude" / "settings.json").stat().st_mode & 0o777 == 0o640
+
+
+def test_adopt_twice_changes_nothing_and_dry_run_writes_nothing(home: Path) -> None:
+    dry = hookd(home, "adopt", "--dry-run")
+    assert dry.returncode == 0
+    assert "+++ " in dry.stdout
+    assert "hookd-relay claude" in dry.stdout
+    assert read(home / ".claude" / "settings.json") == AGENT_SETTINGS
+    assert not (home / ".config" / "hookd").exists()
+
+    assert hookd(home, "adopt").returncode == 0
+    before = (home / ".claude" / "settings.json").read_text()
+    again = hookd(home, "adopt")
+
+    assert "nothing to change" in again.stdout
+    assert (home / ".claude" / "settings.json").read_text() == before
+
+
+def test_unadopt_gives_every_hook_back_and_removes_the_relay(home: Path) -> None:
+    assert hookd(home, "adopt").returncode == 0
+
+    done = hookd(home, "unadopt")
+
+    assert done.returncode == 0, done.stderr
+    agent = read(home / ".claude" / "settings.json")
+    handlers = [h for groups in agent["hooks"].values() for g in groups for h in g["hooks"]]
+    assert sorted(map(json.dumps, handlers)) == sorted(map(json.dumps, [BLOCK, ASYNC, HTTP, STOP]))
+    assert "hooks" not in read(home / ".config" / "hookd" / "claude" / "settings.json")
+
+
+def test_relay_uninstall_and_install(home: Path) -> None:
+    assert hookd(home, "adopt").returncode == 0
+
+    gone = hookd(home, "relay", "uninstall")
+    assert "will not run inside the agent" in gone.stdout
+    assert "hookd-relay" not in (home / ".claude" / "settings.json").read_text()
+
+    back = hookd(home, "relay", "install")
+    assert "relaying PreToolUse, Stop" in back.stdout
+    assert (home / ".claude" / "settings.json").read_text().count("hookd-relay claude") == 2
+
+
+def test_a_file_that_is_not_json_is_left_alone_with_a_message(home: Path) -> None:
+    settings = home / ".claude" / "settings.json"
+    settings.write_text("{not json")
+
+    done = hookd(home, "adopt")
+
+    assert done.returncode == 1
+    assert "is not valid JSON" in done.stderr
+    assert "fix it first" in done.stderr
+    assert settings.read_text() == "{not json"
+
+
+def test_project_scope_says_to_allow_the_workspace(home: Path, tmp_path: Path) -> None:
+    project = tmp_path / "proj"
+    (project / ".claude").mkdir(parents=True)
+    (project / ".claude" / "settings.json").write_text(json.dumps(AGENT_SETTINGS))
+
+    done = hookd(home, "adopt", "--scope", "project", "--project", str(project))
+
+    assert done.returncode == 0, done.stderr
+    assert (project / ".hookd" / "claude" / "settings.json").exists()
+    assert "hookd allow" in done.stdout
+    assert not os.path.exists(home / ".config" / "hookd")

@@ -1,0 +1,143 @@
+"""``hookd-relay`` against real daemons: it runs only the adopted hooks (the agent runs its
+own), answers in the agent's vocabulary, never runs itself, starts a daemon when none
+answers, and follows its failure policy when it cannot reach one (issue 12)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import trio
+
+from hookd_testing import claude_settings, command, write_json
+
+RELAY = [sys.executable, "-m", "hookd.client.relay", "claude"]
+EVENT = {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"}}
+
+
+def relay_env(socket_path: str, home: str, **more: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HOOKD_")}
+    return {**env, "HOOKD_SOCKET": socket_path, "HOME": home, **more}
+
+
+async def run_relay(
+    env: dict[str, str], event: dict[str, Any]
+) -> subprocess.CompletedProcess[bytes]:
+    return await trio.run_process(RELAY, stdin=json.dumps(event).encode(), env=env,
+                                  capture_stdout=True, capture_stderr=True, check=False)  # fmt: skip
+
+
+def adopted(home: str) -> Path:
+    return Path(home) / ".config" / "hookd" / "claude" / "settings.json"
+
+
+async def test_a_relay_fire_runs_only_the_adopted_hooks(rpc, settings, workspace) -> None:
+    """The agent runs its own settings hooks; the relay's fire runs the hookd-owned ones,
+    so each hook runs exactly once. A direct fire runs both."""
+    write_json(workspace / ".claude" / "settings.json",
+               claude_settings("PreToolUse", command("echo agent-own >&2; exit 2")))  # fmt: skip
+    write_json(adopted(settings.home),
+               claude_settings("PreToolUse", command("echo adopted >&2; exit 2")))  # fmt: skip
+    env = relay_env(settings.socket_path, settings.home, CLAUDE_PROJECT_DIR=str(workspace))
+
+    done = await run_relay(env, EVENT)
+
+    assert done.returncode == 0, done.stderr
+    native = json.loads(done.stdout)
+    assert native["hookSpecificOutput"]["permissionDecision"] == "deny"
+    assert native["hookSpecificOutput"]["permissionDecisionReason"] == "adopted"
+    direct = await rpc.fire("claude", "PreToolUse", [str(workspace)], EVENT)
+    assert direct["reason"].splitlines() == ["adopted", "agent-own"]
+
+
+async def test_the_hook_sees_the_agents_environment(rpc, settings, workspace) -> None:
+    """What the agent had in its environment reaches the hook; hookd's own variables
+    (here the relay's HOOKD_RELAY_ON_ERROR) do not."""
+    write_json(adopted(settings.home), claude_settings("PreToolUse", command(
+        'echo "$AGENT_ONLY|${HOOKD_RELAY_ON_ERROR:-unset}|$CLAUDE_PROJECT_DIR" >&2; exit 2')))  # fmt: skip
+    env = relay_env(settings.socket_path, settings.home, AGENT_ONLY="from-the-agent",
+                    CLAUDE_PROJECT_DIR=str(workspace), HOOKD_RELAY_ON_ERROR="continue")  # fmt: skip
+
+    done = await run_relay(env, EVENT)
+
+    reason = json.loads(done.stdout)["hookSpecificOutput"]["permissionDecisionReason"]
+    assert reason == f"from-the-agent|unset|{workspace}"
+
+
+async def test_hookd_never_runs_a_relay_entry(rpc, settings, workspace) -> None:
+    """A settings file holding the relay entry: hookd skips it (it would call itself)."""
+    write_json(workspace / ".claude" / "settings.json",
+               claude_settings("PreToolUse", command("hookd-relay claude")))  # fmt: skip
+
+    result = await rpc.fire("claude", "PreToolUse", [str(workspace)], EVENT)
+
+    assert result["hooks"] == []
+
+
+@pytest.mark.parametrize(("policy", "code", "says"), [
+    ("continue", 1, "letting the action go on"), ("block", 2, "blocking"),
+])  # fmt: skip
+async def test_no_daemon_follows_the_failure_policy(short_dir, tmp_path, policy, code,
+                                                    says) -> None:  # fmt: skip
+    """HOOKD_NO_SPAWN=1 and nothing listening: the relay says what to do, and exits as a
+    failing hook (the action goes on) or, with block, as exit 2 (it is blocked)."""
+    env = relay_env(str(short_dir / "none.sock"), str(tmp_path), HOOKD_NO_SPAWN="1",
+                    HOOKD_RELAY_ON_ERROR=policy)  # fmt: skip
+
+    done = await run_relay(env, EVENT)
+
+    assert done.returncode == code
+    assert b"hookd is not running" in done.stderr
+    assert says.encode() in done.stderr
+
+
+@pytest.fixture
+def cold(short_dir: Path, tmp_path: Path) -> Iterator[dict[str, str]]:
+    """A machine with no daemon running; whatever daemon the test starts is stopped."""
+    home = tmp_path / "home"
+    write_json(adopted(str(home)), claude_settings("PreToolUse",
+                                                   command("echo cold-start >&2; exit 2")))  # fmt: skip
+    env = relay_env(str(short_dir / "hookd.sock"), str(home))
+    yield env
+    stopped = subprocess.run([sys.executable, "-m", "hookd", "shutdown"], env=env,
+                             capture_output=True, timeout=30, check=False)  # fmt: skip
+    if stopped.returncode != 0 and (short_dir / "hookd.sock").exists():
+        pid = json.loads(subprocess.run([sys.executable, "-m", "hookd", "status", "--json"],
+                                        env=env, capture_output=True).stdout or b"{}").get("pid")  # fmt: skip
+        if pid:
+            os.kill(pid, signal.SIGKILL)
+
+
+async def test_the_relay_starts_one_daemon_from_cold(cold: dict[str, str]) -> None:
+    """Two relays at once with no daemon: one starts it (readiness by READY=1, a lock for
+    the other), both get the adopted hook's answer."""
+    async with trio.open_nursery() as nursery:
+        results: list[subprocess.CompletedProcess[bytes]] = []
+
+        async def one() -> None:
+            results.append(await run_relay(cold, EVENT))
+
+        nursery.start_soon(one)
+        nursery.start_soon(one)
+
+    for done in results:
+        assert done.returncode == 0, (done.stderr, _log(cold))
+        assert done.stdout, (done.stderr, _log(cold))
+        assert json.loads(done.stdout)["hookSpecificOutput"]["permissionDecisionReason"] == (
+            "cold-start"
+        )
+    log = Path(cold["HOOKD_SOCKET"]).parent / "hookd.log"
+    assert log.read_text().count("starting") == 1
+
+
+def _log(env: dict[str, str]) -> str:
+    log = Path(env["HOOKD_SOCKET"]).parent / "hookd.log"
+    audit = Path(env["HOME"]) / ".local" / "state" / "hookd" / "audit.jsonl"
+    return "\n".join(p.read_text() for p in (log, audit) if p.exists())
