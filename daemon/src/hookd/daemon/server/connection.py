@@ -36,6 +36,7 @@ import trio
 from hookd.protocol import (
     BUSY,
     CANCEL_REQUEST,
+    INVALID_PARAMS,
     INVALID_REQUEST,
     MESSAGE_TOO_LARGE,
     PARSE_ERROR,
@@ -45,10 +46,12 @@ from hookd.protocol import (
     FramingError,
     MessageDecoder,
     dumps,
+    echoable_id,
     encode,
     error,
     invalid_request_reason,
     notification,
+    success,
 )
 from hookd.protocol import request as request_message
 
@@ -149,7 +152,7 @@ class Connection:
                     await self._handle(body, nursery)
             except FramingError as exc:
                 code = MESSAGE_TOO_LARGE if exc.recoverable else INVALID_REQUEST
-                self.send(error(None, code, str(exc)))
+                self.send(error(exc.request_id, code, str(exc)))
                 if not exc.recoverable:
                     return
 
@@ -274,12 +277,19 @@ class Connection:
             self.send(error(None, PARSE_ERROR, "Parse error", str(exc)))
             return
         if isinstance(message, dict):
-            if message.get("method") == CANCEL_REQUEST:
-                self._cancel(message)
+            if message.get("method") == CANCEL_REQUEST and invalid_request_reason(message) is None:
+                reply = self._cancel(message)
+                if reply is not None:
+                    self.send(reply)
                 return
             if "method" not in message and ("result" in message or "error" in message):
                 self._answered(message)
                 return
+        if message == []:
+            # Answered here, not by a task: nothing would be in flight, so a half-close
+            # right after it could close the connection before the task ran.
+            self.send(error(None, INVALID_REQUEST, "Invalid request", "empty batch"))
+            return
         items = message if isinstance(message, list) else [message]
         limit = self.services.settings.max_in_flight_per_connection
         if len(items) > limit:
@@ -319,7 +329,9 @@ class Connection:
         (a batch gets an array, a single request an object, a notification nothing)."""
         items = message if isinstance(message, list) else [message]
         replies = [
-            error(m["id"], code, text, data) for m in items if isinstance(m, dict) and "id" in m
+            error(echoable_id(m), code, text, data)
+            for m in items
+            if isinstance(m, dict) and "id" in m
         ]
         if not replies:
             return
@@ -337,9 +349,6 @@ class Connection:
         self, messages: list[Any], admitted: list[tuple[int, _Request] | None]
     ) -> None:
         try:
-            if not messages:
-                self.send(error(None, INVALID_REQUEST, "Invalid request", "empty batch"))
-                return
             responses: list[dict[str, Any] | None] = [None] * len(messages)
 
             async def one(index: int) -> None:
@@ -363,13 +372,10 @@ class Connection:
     ) -> dict[str, Any] | None:
         """The response to one request (None for a notification), cancellation included."""
         if admitted is None:
-            if isinstance(message, dict) and message.get("method") == CANCEL_REQUEST:
-                self._cancel(message)  # inside a batch
-                return None
-            reason = invalid_request_reason(message) or "invalid request"
-            rid = message.get("id") if isinstance(message, dict) else None
-            valid_id = rid if isinstance(rid, int | str) and not isinstance(rid, bool) else None
-            return error(valid_id, INVALID_REQUEST, "Invalid request", reason)
+            reason = invalid_request_reason(message)
+            if reason is None:  # a valid $/cancelRequest inside a batch
+                return self._cancel(message)
+            return error(echoable_id(message), INVALID_REQUEST, "Invalid request", reason)
         serial, request = admitted
         try:
             if not request.scope.cancel_called:  # cancelled before it started: do not run
@@ -385,13 +391,20 @@ class Connection:
         finally:
             del self._requests[serial]
 
-    def _cancel(self, message: dict[str, Any]) -> None:
+    def _cancel(self, message: dict[str, Any]) -> dict[str, Any] | None:
+        """Cancel the requests ``params.id`` names. ``$/cancelRequest`` is a notification;
+        sent as a request (with an id) it is answered too: null, or -32602 without an id
+        to cancel."""
         params = message.get("params")
         if not isinstance(params, dict) or "id" not in params:
-            return
+            if "id" not in message:
+                return None
+            usage = '$/cancelRequest takes {"id": <the id of the request to cancel>}'
+            return error(echoable_id(message), INVALID_PARAMS, "Invalid params", usage)
         for request in self._requests.values():
             if request.has_id and same_id(request.request_id, params["id"]):
                 request.cancel(REQUEST_CANCELLED)
+        return success(echoable_id(message), None) if "id" in message else None
 
     def cancel_all(self) -> None:
         """Daemon shutdown: cancel every admitted request and refuse new ones (-32802)."""
