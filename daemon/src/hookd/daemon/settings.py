@@ -37,6 +37,8 @@ class Settings:
     answer keeps its decision; past it the hook "never ran" (it blocks where hooks guard
     an action, see ``never_ran``)."""
     max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES
+    """Largest request (64 MiB: a Write of a large file, a large tool response fit);
+    past it the request is discarded and answered 1001 with its id, at once."""
     max_in_flight_per_connection: int = 64
     term_grace_s: float = 0.5
     """Between SIGTERM and SIGKILL of a timed-out or cancelled hook's process group."""

@@ -177,10 +177,10 @@ class MessageDecoder:
         self._skip_bytes -= dropped
 
     def _too_large(self, size: int | None, head: bytes) -> FramingError:
-        what = f"{size} bytes" if size is not None else "more than the limit"
+        what = f"of {size} bytes exceeds" if size is not None else "is longer than"
         _found, request_id = id_from_head(head)
         return FramingError(
-            f"message of {what} exceeds the limit of {self.max_message_bytes} bytes; "
+            f"message {what} the limit of {self.max_message_bytes} bytes; "
             "it was discarded (send a smaller payload, or raise max_message_bytes in "
             "hookd's config)",
             recoverable=True,
