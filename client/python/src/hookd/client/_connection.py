@@ -7,6 +7,7 @@ that answer must be seen, not left unread behind a write that can never finish.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import select
@@ -15,6 +16,7 @@ import time
 from typing import Any
 
 from hookd.protocol import (
+    BUSY,
     MESSAGE_TOO_LARGE,
     Framing,
     FramingError,
@@ -59,6 +61,9 @@ class Connection:
         # Replies are bounded by the daemon's own output caps; do not refuse large ones.
         self._decoder = MessageDecoder(max_message_bytes=MAX_REPLY_BYTES)
         self._pending: list[bytes] = []
+        self._refusal: dict[str, Any] | None = None
+        """An error the daemon sent with id null (it could not tell which request, or
+        it refuses the connection): the reason to give if it then closes."""
 
     def send(self, message: Any) -> None:
         self.send_raw_json(dumps(message))
@@ -102,6 +107,8 @@ class Connection:
                 refusal = self._read_some(request_id)
                 if refusal is not None:
                     self.close()
+                    if refusal.get("code") != MESSAGE_TOO_LARGE:
+                        raise self._closed("hookd closed the connection")
                     raise RemoteError(
                         refusal.get("code", 0),
                         str(refusal.get("message", "")),
@@ -111,7 +118,8 @@ class Connection:
                 try:
                     sent = self._sock.send(frame[:WRITE_CHUNK])
                 except (BrokenPipeError, ConnectionResetError):
-                    raise ConnectionLost("hookd closed the connection") from None
+                    self._read_what_is_left()
+                    raise self._closed("hookd closed the connection") from None
                 frame = frame[sent:]
                 stalled_at = time.monotonic() + self.timeout_s
 
@@ -121,9 +129,9 @@ class Connection:
         try:
             data = self._sock.recv(65536)
         except ConnectionResetError:
-            raise ConnectionLost("hookd reset the connection") from None
+            raise self._closed("hookd reset the connection") from None
         if not data:
-            raise ConnectionLost("hookd closed the connection before the request was sent")
+            raise self._closed("hookd closed the connection before the request was sent")
         try:
             bodies = list(self._decoder.feed(data))
         except FramingError as exc:
@@ -137,11 +145,33 @@ class Connection:
             if not isinstance(failure, dict):
                 continue
             rid = reply.get("id")
+            if rid is None:
+                self._refusal = failure
             if (rid == request_id and rid is not None) or (
-                rid is None and failure.get("code") == MESSAGE_TOO_LARGE
+                rid is None and failure.get("code") in (MESSAGE_TOO_LARGE, BUSY)
             ):
                 return failure
         return None
+
+    def _read_what_is_left(self) -> None:
+        """After a failed write: read what the daemon said before it closed (its reason)."""
+        with contextlib.suppress(OSError, ValueError, FramingError):
+            self._sock.setblocking(False)
+            while data := self._sock.recv(65536):
+                for body in self._decoder.feed(data):
+                    self._pending.append(body)
+                    reply = json.loads(body)
+                    if isinstance(reply, dict) and reply.get("id", 0) is None:
+                        failure = reply.get("error")
+                        if isinstance(failure, dict):
+                            self._refusal = failure
+
+    def _closed(self, what: str) -> ConnectionLost:
+        """ConnectionLost, with the daemon's own reason when it gave one."""
+        if self._refusal is not None:
+            reason = f"{self._refusal.get('message')}: {self._refusal.get('data')}"
+            return ConnectionLost(f"hookd closed the connection ({reason})")
+        return ConnectionLost(what)
 
     def receive(self, deadline: float | None = None) -> Any:
         """The next message; ``deadline`` is a ``time.monotonic()`` value or None for
@@ -160,14 +190,19 @@ class Connection:
             except TimeoutError:
                 raise DaemonUnresponsive(self.socket_path, self.timeout_s) from None
             except ConnectionResetError:
-                raise ConnectionLost("hookd reset the connection") from None
+                raise self._closed("hookd reset the connection") from None
             if not data:
-                raise ConnectionLost("hookd closed the connection before answering")
+                raise self._closed("hookd closed the connection before answering")
             try:
                 self._pending.extend(self._decoder.feed(data))
             except FramingError as exc:
                 raise ConnectionLost(f"cannot read hookd's reply: {exc}") from None
-        return json.loads(self._pending.pop(0))
+        message = json.loads(self._pending.pop(0))
+        if isinstance(message, dict) and message.get("id", 0) is None:
+            failure = message.get("error")
+            if isinstance(failure, dict):
+                self._refusal = failure
+        return message
 
     def close(self) -> None:
         self._sock.close()
