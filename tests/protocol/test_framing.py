@@ -128,3 +128,12 @@ def test_a_long_line_arriving_in_small_reads_is_not_rescanned() -> None:
 
     assert len(body) == 512 * 65536 + 8
     assert not decoder.mid_message
+
+
+def test_messages_behind_a_skipped_one_come_with_an_empty_feed() -> None:
+    """After a recoverable error, what was already received is not lost."""
+    decoder = MessageDecoder(max_message_bytes=10)
+    with pytest.raises(FramingError):
+        list(decoder.feed(b'{"x":"' + b"a" * 50 + b'"}\n{"a":1}\n{"b":2}\n'))
+
+    assert list(decoder.feed(b"")) == [b'{"a":1}', b'{"b":2}']

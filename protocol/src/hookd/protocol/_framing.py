@@ -76,6 +76,8 @@ class MessageDecoder:
 
         Raises:
             FramingError: on an oversized or malformed message (see the class doc).
+                After a recoverable one, call ``feed(b"")`` to get the messages that
+                were already received behind the skipped one.
         """
         self._buffer += data
         while True:

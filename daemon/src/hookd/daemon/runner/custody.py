@@ -202,6 +202,7 @@ class Custody:
             hook_id is not None
             and not self.kill_leftovers
             and trio.current_time() < deadline < math.inf
+            and _group_alive(pid)  # nothing left: nothing to keep (or count) until then
         ):
             self._detached[hook_id] = (pid, deadline)
             self._wake()
@@ -280,6 +281,17 @@ class Custody:
         except OSError as exc:
             log.warning("watchdog_lost", error=str(exc))
             self._watchdog = None
+
+
+def _group_alive(pgid: int) -> bool:
+    """Whether any process is left in the process group (signal 0 tests, sends nothing)."""
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def _start_watchdog(instance: str) -> subprocess.Popen[bytes]:

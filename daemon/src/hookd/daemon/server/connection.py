@@ -168,16 +168,20 @@ class Connection:
             if not data:
                 return
             completed = False
-            try:
-                for body in self.decoder.feed(data):
+            chunk: bytes | None = data
+            while chunk is not None:
+                try:
+                    for body in self.decoder.feed(chunk):
+                        completed = True
+                        await self._handle(body, nursery)
+                    chunk = None
+                except FramingError as exc:
                     completed = True
-                    await self._handle(body, nursery)
-            except FramingError as exc:
-                completed = True
-                code = MESSAGE_TOO_LARGE if exc.recoverable else INVALID_REQUEST
-                self.send(error(exc.request_id, code, str(exc)))
-                if not exc.recoverable:
-                    return
+                    code = MESSAGE_TOO_LARGE if exc.recoverable else INVALID_REQUEST
+                    self.send(error(exc.request_id, code, str(exc)))
+                    if not exc.recoverable:
+                        return
+                    chunk = b""  # messages already buffered behind the skipped one
             if not self.decoder.mid_message:
                 self._message_started = math.inf
             elif completed or self._message_started == math.inf:
