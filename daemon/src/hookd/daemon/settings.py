@@ -60,8 +60,8 @@ class Settings:
     back, and fires check their own sources at fire time, so they stay correct.
     0 never forgets."""
     max_roots: int = 512
-    """Workspace roots kept at once; past it the one named least recently is forgotten
-    (bounded watcher work however many roots are named)."""
+    """Workspace roots kept at once; past it the ones named least recently are forgotten
+    (down to 90% of it), so the watcher's work is bounded however many roots are named."""
     term_grace_s: float = 0.5
     """Between SIGTERM and SIGKILL of a timed-out or cancelled hook's process group."""
     drain_grace_s: float = 0.1

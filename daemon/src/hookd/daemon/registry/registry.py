@@ -85,8 +85,11 @@ class Registry:
         if not new:
             return False
         self._index = None
-        excess = len(self._roots) - self.settings.max_roots
-        if excess > 0:
+        limit = self.settings.max_roots
+        if len(self._roots) > limit:
+            # Down to 90% at once: forgetting costs a pass over every source, so it is
+            # paid once per tenth of the cap, not on every new root past it.
+            excess = len(self._roots) - max(limit - limit // 10, 1)
             keep = set(named)
             oldest = sorted((t, r) for r, t in self._roots.items() if r not in keep)
             self._forget([root for _t, root in oldest[:excess]], "max_roots")
