@@ -166,3 +166,22 @@ async def test_an_oversized_request_is_answered_with_its_id(daemon) -> None:
     for client in (ndjson, lsp, params_first):
         assert "pid" in await client.call("status")
         await client.aclose()
+
+
+async def test_an_oversized_hook_run_answer_fails_that_run_with_the_reason(rpc, workspace) -> None:
+    """The client's answer to hookd's own hook/run is too large: the run fails at once
+    with the reason (instead of waiting for the hook's timeout), the fire is answered."""
+    write_json(workspace / ".claude" / "settings.json",
+               claude_settings("Stop", {"type": "prompt", "prompt": "p"}))  # fmt: skip
+    fire_id = await rpc.start("fire", {"agent": "claude", "event": "Stop",
+                                       "workspaceRoots": [str(workspace)],
+                                       "clientHandlers": ["prompt"]})  # fmt: skip
+    run = await rpc.recv()
+    assert run["method"] == "hook/run"
+    await rpc.send({"jsonrpc": "2.0", "id": run["id"],
+                    "result": {"ok": True, "reason": "x" * (LIMIT + 1)}})  # fmt: skip
+    with trio.fail_after(20):
+        fired = await rpc.recv_response(fire_id)
+
+    [hook] = fired["result"]["hooks"]
+    assert "max_message_bytes" in hook["error"], hook

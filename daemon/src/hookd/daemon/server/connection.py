@@ -178,7 +178,12 @@ class Connection:
                 except FramingError as exc:
                     completed = True
                     code = MESSAGE_TOO_LARGE if exc.recoverable else INVALID_REQUEST
-                    self.send(error(exc.request_id, code, str(exc)))
+                    rid = exc.request_id
+                    if isinstance(rid, str) and rid in self._asked:
+                        # The client's answer to our own hook/run: that run fails, saying why.
+                        self._answered({"id": rid, "error": {"code": code, "message": str(exc)}})
+                    else:
+                        self.send(error(rid, code, str(exc)))
                     if not exc.recoverable:
                         return
                     chunk = b""  # messages already buffered behind the skipped one
