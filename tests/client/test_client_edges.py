@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import threading
+from dataclasses import replace
 from pathlib import Path
 
+import pytest
 import trio
 
 from hookd.client import Client
@@ -14,6 +16,12 @@ from hookd_testing import (
     command,
     write_json,
 )
+
+
+@pytest.fixture
+def settings(settings):
+    """A 1 MiB request limit, so that results can be larger than it cheaply."""
+    return replace(settings, max_message_bytes=1024 * 1024)
 
 
 def project(workspace: Path, settings: dict) -> Path:

@@ -191,3 +191,14 @@ def test_systemd_analyze_verify(tmp_path: Path) -> None:
     complaints = [line for line in output.splitlines() if SERVICE.name in line]
     assert result.returncode == 0, output
     assert complaints == [], output
+
+
+def test_service_sets_the_open_files_limit(unit: dict[str, dict[str, list[str]]]) -> None:
+    """systemd's default soft limit (1024) is too few for a shared daemon under load;
+    the soft part stays 1024 for hooks, hookd raises itself to the hard part."""
+    assert unit["Service"]["LimitNOFILE"] == ["1024:65536"]
+
+
+def test_plist_sets_the_open_files_limit(plist: dict[str, Any]) -> None:
+    assert plist["SoftResourceLimits"] == {"NumberOfFiles": 1024}
+    assert plist["HardResourceLimits"] == {"NumberOfFiles": 65536}

@@ -89,3 +89,51 @@ def test_lsp_extra_headers_are_accepted() -> None:
     )
 
     assert body == [b"{}"]
+
+
+@pytest.mark.parametrize("framing", list(Framing))
+def test_an_oversized_message_names_the_id_its_head_gives(framing: Framing) -> None:
+    """The id is recovered from the first bytes, so the refusal can be matched."""
+    body = b'{"jsonrpc":"2.0","id":"r9","method":"fire","params":{"x":"' + b"a" * 500 + b'"}}'
+    decoder = MessageDecoder(max_message_bytes=100)
+    errors = []
+    for start in range(0, len(body) + 1, 7):  # in small pieces: the head arrives late
+        chunk = encode(body, framing)[start : start + 7] if start else encode(body, framing)[:7]
+        try:
+            list(decoder.feed(chunk))
+        except FramingError as exc:
+            errors.append(exc)
+    wire = encode(body, framing)
+    decoder = MessageDecoder(max_message_bytes=100)
+    caught: list[FramingError] = []
+    for index in range(0, len(wire), 7):
+        try:
+            list(decoder.feed(wire[index : index + 7]))
+        except FramingError as exc:
+            caught.append(exc)
+
+    assert [(e.recoverable, e.request_id) for e in caught] == [(True, "r9")]
+    assert list(decoder.feed(encode(b'{"ok":1}', framing))) == [b'{"ok":1}']
+
+
+def test_a_long_line_arriving_in_small_reads_is_not_rescanned() -> None:
+    """A 32 MiB line in 64 KiB reads: linear time, not quadratic (this took minutes)."""
+    decoder = MessageDecoder()
+    chunk = b"x" * 65536
+    list(decoder.feed(b'{"a":"'))
+    for _ in range(512):
+        assert not list(decoder.feed(chunk))
+    assert decoder.mid_message
+    [body] = decoder.feed(b'"}\n')
+
+    assert len(body) == 512 * 65536 + 8
+    assert not decoder.mid_message
+
+
+def test_messages_behind_a_skipped_one_come_with_an_empty_feed() -> None:
+    """After a recoverable error, what was already received is not lost."""
+    decoder = MessageDecoder(max_message_bytes=10)
+    with pytest.raises(FramingError):
+        list(decoder.feed(b'{"x":"' + b"a" * 50 + b'"}\n{"a":1}\n{"b":2}\n'))
+
+    assert list(decoder.feed(b"")) == [b'{"a":1}', b'{"b":2}']

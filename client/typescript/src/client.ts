@@ -100,7 +100,7 @@ export interface ClientOptions {
   log?: (level: "error" | "warn" | "info", message: string) => void;
   /**
    * Largest request this client sends, in bytes of JSON (the daemon's
-   * `max_message_bytes`, default 4 MiB). A larger one is refused locally with
+   * `max_message_bytes`, default 64 MiB). A larger one is refused locally with
    * `RemoteError` 1001 instead of being discarded by the daemon without an answer.
    */
   maxMessageBytes?: number;
@@ -127,7 +127,7 @@ export interface Disposable {
   dispose(): void;
 }
 
-const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 /** The error code a failing `hook/run` runner is answered with (as the Python client). */
 export const HANDLER_FAILED = -32000;
 

@@ -343,7 +343,7 @@ describe("fire", () => {
     assert.equal(updated.blob.length, 900000);
 
     await assert.rejects(
-      client.fire({ agent: "claude", event: "PreToolUse", workspaceRoots: [root], payload: { blob: "z".repeat(5_000_000) } }),
+      client.fire({ agent: "claude", event: "PreToolUse", workspaceRoots: [root], payload: { blob: "z".repeat(64 * 1024 * 1024 + 1) } }),
       (error: unknown) => error instanceof RemoteError && error.code === 1001 && /max_message_bytes/.test(error.message),
     );
     assert.equal((await client.status()).pid, daemon.pid); // the connection is still fine

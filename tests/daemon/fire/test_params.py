@@ -12,8 +12,10 @@ def project(workspace: Path, settings: dict) -> Path:
 
 
 async def test_non_finite_fire_and_session_end_timeouts_are_refused(rpc, workspace) -> None:
-    reply = await rpc.recv_response(await rpc.start("fire", {
-        "agent": "claude", "event": "Stop", "timeoutMs": float("inf")}))  # fmt: skip
+    # 1e999 is valid JSON that Python reads as inf (hookd.protocol.dumps would send null)
+    await rpc.send_raw(b'{"jsonrpc":"2.0","id":"inf","method":"fire","params":'
+                       b'{"agent":"claude","event":"Stop","timeoutMs":1e999}}\n')  # fmt: skip
+    reply = await rpc.recv_response("inf")
     project(workspace, claude_settings("SessionEnd", command("true")))
     ended = await rpc.fire("claude", "SessionEnd", [str(workspace)], {},
                            env={"CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS": "nan"})  # fmt: skip

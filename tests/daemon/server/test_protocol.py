@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
+import pytest
 import trio
 
 from hookd.protocol import Framing
 from hookd_testing import Gate, RpcClient, claude_settings, command, fire_in_flight, write_json
+
+
+@pytest.fixture
+def settings(settings):
+    """A 1 MiB message limit: the size tests stay cheap."""
+    return replace(settings, max_message_bytes=1024 * 1024)
 
 
 async def test_ndjson_request_gets_ndjson_reply(rpc: RpcClient) -> None:
@@ -129,7 +137,8 @@ async def test_oversized_ndjson_message_is_refused_and_connection_survives(daemo
     error = await client.recv()
 
     assert error["error"]["code"] == 1001
-    assert "exceeds the limit" in error["error"]["message"]
+    assert error["id"] == 1  # recovered from the head of the message
+    assert "the limit of" in error["error"]["message"]
     assert "pid" in await client.call("status")
     await client.aclose()
 

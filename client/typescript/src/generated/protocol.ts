@@ -351,6 +351,22 @@ export interface Status {
     dropped: number;
     lastError: string | null;
   };
+  /** The caps on all clients together and what they did: connections open at once (max_connections; past it a connection is answered 1002 and closed), reply bytes queued for clients over every connection (max_unsent_bytes_total; past it the client with the most unsent bytes is disconnected), and how long a started message may take to arrive whole (message_timeout_s; then the connection is answered -32600 and closed). */
+  clients?: {
+    maxConnections: number;
+    /** Connections refused at maxConnections. */
+    refused: number;
+    /** Reply bytes queued for clients now. */
+    unsentBytes: number;
+    maxUnsentBytes: number;
+    /** Clients disconnected because their unsent replies passed a cap. */
+    disconnectedNotReading: number;
+    /** Connections closed because a message did not arrive whole in time. */
+    closedIncomplete: number;
+    messageTimeoutS: number;
+  };
+  /** Workspace roots forgotten so far because no fire named them for forget_roots_after_s, or to stay within max_roots (a later fire adds a root back). */
+  rootsForgotten?: number;
 }
 
 /** Every workspace root the daemon knows after the call. */

@@ -11,6 +11,7 @@ give the answers a moment to leave, stop the watcher, remove the socket, release
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import resource
@@ -25,6 +26,8 @@ from typing import Any
 import structlog
 import trio
 
+from hookd.protocol import BUSY, Framing, dumps, encode, error
+
 from .all_dialects import DIALECTS
 from .audit import AuditLog, audit_path
 from .errors import UserError
@@ -34,6 +37,7 @@ from .registry.watcher import Watcher
 from .runner.background import BackgroundHooks
 from .runner.custody import Custody
 from .server.connection import Connection
+from .server.limits import ClientLimits
 from .server.listener import BoundSocket, bind_unix
 from .server.methods import METHODS
 from .server.peer import caller_of
@@ -78,6 +82,7 @@ class Daemon:
         self.stats = Stats()
         self.methods = METHODS
         self.connections: set[Connection] = set()
+        self.limits = ClientLimits.from_settings(settings)
         self.base_env = {**os.environ, "HOOKD_SOCKET": settings.socket_path}
         self.custody = Custody(settings.max_hook_processes, leftovers=settings.leftover_processes)
         self.background = BackgroundHooks(settings, self.base_env, self.custody)
@@ -95,6 +100,17 @@ class Daemon:
     def remove_roots(self, roots: Iterable[str]) -> None:
         if self.registry.remove_roots(roots):
             self.watcher.poke()
+
+    async def forget_idle_roots(self) -> None:
+        """Forget, now and then, the roots no fire has named for ``forget_roots_after_s``
+        (bounded watcher work: the watch list does not grow with every root ever named)."""
+        idle_s = self.settings.forget_roots_after_s
+        if idle_s <= 0:
+            return
+        while True:
+            await trio.sleep(min(max(idle_s / 4, 0.05), 60.0))
+            if self.registry.forget_idle_roots(idle_s):
+                self.watcher.poke()
 
     def request_shutdown(self, reason: str) -> None:
         if not self.shutdown_requested.is_set():
@@ -114,6 +130,8 @@ class Daemon:
             "fires": self.stats.fires,
             "inFlight": [entry.view() for entry in self.stats.in_flight.values()],
             "connections": len(self.connections),
+            "clients": self.limits.view(),
+            "rootsForgotten": self.registry.roots_forgotten,
             "watcher": self.watcher.view(),
             "hookStats": self.stats.hook_views(),
             "processes": self.custody.view(),
@@ -165,6 +183,7 @@ async def serve(
             )
             await nursery.start(daemon.watcher.run)
             await nursery.start(daemon.background.run)
+            nursery.start_soon(daemon.forget_idle_roots)
             connections = await nursery.start(_accept, bound, daemon)
             task_status.started(daemon)
             _sd_notify("READY=1")
@@ -202,12 +221,34 @@ async def _accept(
                 )
                 await trio.sleep(0.1)
                 continue
+            if len(daemon.connections) >= daemon.limits.max_connections:
+                connections.start_soon(_refuse_connection, stream, daemon.limits)
+                continue
             caller = caller_of(stream, daemon.custody)
             if caller.uid is not None and caller.uid not in (my_uid, 0):
                 log.warning("peer_refused", uid=caller.uid)
                 await stream.aclose()
                 continue
-            connections.start_soon(Connection(stream, daemon, caller).serve)
+            connection = Connection(stream, daemon, caller)
+            daemon.connections.add(connection)  # counted now, before its task starts
+            connections.start_soon(connection.serve)
+
+
+async def _refuse_connection(stream: trio.SocketStream, limits: ClientLimits) -> None:
+    """Past ``max_connections``: say why (NDJSON: the client has not said which framing
+    it speaks yet) and close, instead of leaving the client waiting in the backlog."""
+    limits.refused += 1
+    if limits.refusal_worth_logging():
+        log.warning("connection_refused", max_connections=limits.max_connections,
+                    refused_so_far=limits.refused)  # fmt: skip
+    refusal = error(None, BUSY, "Too many connections",
+                    f"hookd serves at most {limits.max_connections} connections at once "
+                    "(max_connections in hookd's config); close idle ones or raise it")  # fmt: skip
+    with trio.move_on_after(1.0):
+        with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+            await stream.send_all(encode(dumps(refusal), Framing.NDJSON))
+    with trio.CancelScope(shield=True):
+        await stream.aclose()
 
 
 async def _stop(daemon: Daemon, bound: BoundSocket, connections: trio.Nursery) -> None:

@@ -37,7 +37,31 @@ class Settings:
     answer keeps its decision; past it the hook "never ran" (it blocks where hooks guard
     an action, see ``never_ran``)."""
     max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES
+    """Largest request (64 MiB: a Write of a large file, a large tool response fit);
+    past it the request is discarded and answered 1001 with its id, at once."""
     max_in_flight_per_connection: int = 64
+    max_connections: int = 512
+    """Client connections open at once, idle ones included; past it a new connection
+    is answered with error 1002 ("Too many connections") and closed."""
+    max_unsent_bytes_per_connection: int = 64 * 1024 * 1024
+    """Replies queued for one client that does not read them; past it that client is
+    disconnected (its work cancelled)."""
+    max_unsent_bytes_total: int = 256 * 1024 * 1024
+    """Replies queued for all clients together; past it the client with the most
+    unsent bytes is disconnected, so clients that stop reading cannot grow the daemon
+    without bound."""
+    message_timeout_s: float = 30.0
+    """Once a message has started, the rest of it must arrive within this time, or the
+    connection is answered and closed (half-sent messages do not hold connections
+    forever). Idle connections between messages have no timeout."""
+    forget_roots_after_s: float = 3600.0
+    """A workspace root that no fire (nor ``roots/add``, ``hooks/list``) has named for
+    this long is forgotten: its folders are no longer watched. Its next fire adds it
+    back, and fires check their own sources at fire time, so they stay correct.
+    0 never forgets."""
+    max_roots: int = 512
+    """Workspace roots kept at once; past it the ones named least recently are forgotten
+    (down to 90% of it), so the watcher's work is bounded however many roots are named."""
     term_grace_s: float = 0.5
     """Between SIGTERM and SIGKILL of a timed-out or cancelled hook's process group."""
     drain_grace_s: float = 0.1
@@ -159,6 +183,13 @@ def _read_config(path: Path) -> dict[str, Any]:
         )
     if isinstance(data.get("max_hook_processes"), int) and data["max_hook_processes"] < 1:
         raise ConfigError(f"hookd config {path}: max_hook_processes must be at least 1")
+    for name in ("max_connections", "max_unsent_bytes_per_connection",
+                 "max_unsent_bytes_total", "max_roots", "max_message_bytes"):  # fmt: skip
+        if isinstance(data.get(name), int) and data[name] < 1:
+            raise ConfigError(f"hookd config {path}: {name} must be at least 1")
+    for name in ("message_timeout_s", "forget_roots_after_s"):
+        if isinstance(data.get(name), int | float) and data[name] < 0:
+            raise ConfigError(f"hookd config {path}: {name} must not be negative")
     for name, value in data.items():
         expected = type(getattr(Settings(), name))
         if expected is float and isinstance(value, int):

@@ -26,8 +26,11 @@ from ._framing import MessageDecoder as MessageDecoder
 from ._framing import encode as encode
 from ._jsonrpc import RequestId as RequestId
 from ._jsonrpc import dumps as dumps
+from ._jsonrpc import echoable_id as echoable_id
 from ._jsonrpc import error as error
+from ._jsonrpc import id_from_head as id_from_head
 from ._jsonrpc import invalid_request_reason as invalid_request_reason
+from ._jsonrpc import is_valid_id as is_valid_id
 from ._jsonrpc import notification as notification
 from ._jsonrpc import request as request
 from ._jsonrpc import success as success
@@ -102,9 +105,12 @@ __all__ = [
     "Slowest",
     "default_socket_path",
     "dumps",
+    "echoable_id",
     "encode",
     "error",
+    "id_from_head",
     "invalid_request_reason",
+    "is_valid_id",
     "load_openrpc",
     "notification",
     "request",

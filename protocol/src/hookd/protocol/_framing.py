@@ -13,8 +13,11 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterator
 
-DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024
-"""Largest message body accepted (and the longest NDJSON line)."""
+from ._jsonrpc import HEAD_SCAN_BYTES, RequestId, id_from_head
+
+DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024
+"""Largest message body accepted (and the longest NDJSON line): room for real tool
+inputs (a Write of a large file, a PostToolUse with a large tool response)."""
 
 MAX_HEADER_BYTES = 8 * 1024
 """Largest LSP header block accepted."""
@@ -32,12 +35,17 @@ class FramingError(Exception):
 
     ``recoverable`` tells whether the decoder skipped the bad message and can go on
     (an oversized NDJSON line) or whether the stream is out of sync and the connection
-    should be closed after answering (a garbled LSP header).
+    should be closed after answering (a garbled LSP header). ``request_id`` is the id of
+    an oversized request when the head of the message gave it (else None), so the
+    answer can name the request it refuses.
     """
 
-    def __init__(self, message: str, *, recoverable: bool) -> None:
+    def __init__(
+        self, message: str, *, recoverable: bool, request_id: RequestId | float | None = None
+    ) -> None:
         super().__init__(message)
         self.recoverable = recoverable
+        self.request_id = request_id
 
 
 def encode(body: bytes, framing: Framing) -> bytes:
@@ -61,12 +69,15 @@ class MessageDecoder:
         self._buffer = bytearray()
         self._skip_bytes = 0  # LSP: bytes of an oversized body still to discard
         self._skipping_line = False  # NDJSON: discarding an oversized line
+        self._scanned = 0  # NDJSON: leading bytes of the buffer known to hold no newline
 
     def feed(self, data: bytes) -> Iterator[bytes]:
         """Add received bytes and yield every message body they complete.
 
         Raises:
             FramingError: on an oversized or malformed message (see the class doc).
+                After a recoverable one, call ``feed(b"")`` to get the messages that
+                were already received behind the skipped one.
         """
         self._buffer += data
         while True:
@@ -85,6 +96,14 @@ class MessageDecoder:
         """Bytes received but not yet part of a complete message."""
         return len(self._buffer)
 
+    @property
+    def mid_message(self) -> bool:
+        """Part of a message has arrived and the rest has not (the peer owes bytes)."""
+        if self._skip_bytes or self._skipping_line:
+            return True
+        size = len(self._buffer)
+        return size > 16 or (size > 0 and not self._buffer.isspace())
+
     def _sniff(self) -> bool:
         stripped = self._buffer.lstrip()
         if not stripped:
@@ -96,24 +115,31 @@ class MessageDecoder:
 
     def _next_line(self) -> bytes | None:
         while True:
-            newline = self._buffer.find(b"\n")
+            # Searched from where the last search stopped: a 64 MiB line arriving in
+            # 64 KiB reads must not be rescanned from its start each time.
+            newline = self._buffer.find(b"\n", self._scanned)
             if self._skipping_line:
                 if newline < 0:
                     self._buffer.clear()
                     return None
                 del self._buffer[: newline + 1]
                 self._skipping_line = False
+                self._scanned = 0
                 continue
             if newline < 0:
                 if len(self._buffer) > self.max_message_bytes:
+                    head = bytes(self._buffer[:HEAD_SCAN_BYTES])
                     self._buffer.clear()
+                    self._scanned = 0
                     self._skipping_line = True
-                    raise self._too_large(None)
+                    raise self._too_large(None, head)
+                self._scanned = len(self._buffer)
                 return None
             line = bytes(self._buffer[:newline]).strip()
             del self._buffer[: newline + 1]
+            self._scanned = 0
             if len(line) > self.max_message_bytes:
-                raise self._too_large(len(line))
+                raise self._too_large(len(line), line[:HEAD_SCAN_BYTES])
             if line:
                 return line
 
@@ -122,7 +148,7 @@ class MessageDecoder:
             self._discard_skipped()
             if self._skip_bytes:
                 return None
-        end = self._buffer.find(b"\r\n\r\n")
+        end = self._buffer.find(b"\r\n\r\n", 0, MAX_HEADER_BYTES + 4)
         if end < 0:
             if len(self._buffer) > MAX_HEADER_BYTES:
                 raise FramingError(
@@ -134,10 +160,13 @@ class MessageDecoder:
         length = _content_length(bytes(self._buffer[:end]))
         body_start = end + 4
         if length > self.max_message_bytes:
+            if len(self._buffer) - body_start < min(length, HEAD_SCAN_BYTES):
+                return None  # wait for the head of the body: it names the request's id
+            head = bytes(self._buffer[body_start : body_start + HEAD_SCAN_BYTES])
             del self._buffer[:body_start]
             self._skip_bytes = length
             self._discard_skipped()
-            raise self._too_large(length)
+            raise self._too_large(length, head)
         if len(self._buffer) < body_start + length:
             return None
         body = bytes(self._buffer[body_start : body_start + length])
@@ -149,12 +178,15 @@ class MessageDecoder:
         del self._buffer[:dropped]
         self._skip_bytes -= dropped
 
-    def _too_large(self, size: int | None) -> FramingError:
-        what = f"{size} bytes" if size is not None else "more than the limit"
+    def _too_large(self, size: int | None, head: bytes) -> FramingError:
+        what = f"of {size} bytes exceeds" if size is not None else "is longer than"
+        _found, request_id = id_from_head(head)
         return FramingError(
-            f"message of {what} exceeds the limit of {self.max_message_bytes} bytes; "
-            "it was discarded (split large payloads or raise max_message_bytes)",
+            f"message {what} the limit of {self.max_message_bytes} bytes; "
+            "it was discarded (send a smaller payload, or raise max_message_bytes in "
+            "hookd's config)",
             recoverable=True,
+            request_id=request_id,
         )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 from ._types import JsonValue
@@ -15,8 +16,27 @@ def dumps(message: Any) -> bytes:
 
     ASCII-only output: a lone surrogate (which JSON allows, e.g. from an undecodable file
     name) is escaped instead of making the UTF-8 encoding fail.
+
+    A non-finite number (Python's ``json`` reads ``NaN`` and ``1e999`` from a client or a
+    hook) is written as ``null``: ``NaN``/``Infinity`` are not JSON, and a strict peer
+    (``JSON.parse``) would fail on the whole message.
     """
-    return json.dumps(message, separators=(",", ":")).encode("ascii")
+    try:
+        text = json.dumps(message, separators=(",", ":"), allow_nan=False)
+    except ValueError:
+        text = json.dumps(_finite(message), separators=(",", ":"), allow_nan=False)
+    return text.encode("ascii")
+
+
+def _finite(value: Any) -> Any:
+    """``value`` with every non-finite float replaced by None (the rare, slow path)."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {key: _finite(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_finite(item) for item in value]
+    return value
 
 
 def request(method: str, params: dict[str, Any] | None, request_id: RequestId) -> dict[str, Any]:
@@ -33,12 +53,12 @@ def notification(method: str, params: dict[str, Any] | None) -> dict[str, Any]:
     return message
 
 
-def success(request_id: RequestId | None, result: Any) -> dict[str, Any]:
+def success(request_id: RequestId | float | None, result: Any) -> dict[str, Any]:
     return {"jsonrpc": "2.0", "id": request_id, "result": result}
 
 
 def error(
-    request_id: RequestId | None, code: int, message: str, data: JsonValue = None
+    request_id: RequestId | float | None, code: int, message: str, data: JsonValue = None
 ) -> dict[str, Any]:
     err: dict[str, Any] = {"code": code, "message": message}
     if data is not None:
@@ -60,11 +80,103 @@ def invalid_request_reason(message: object) -> str | None:
         return 'the "method" member must be a string'
     if "params" in message and not isinstance(message["params"], dict | list):
         return '"params" must be an object or an array'
-    if "id" in message:
-        rid = message["id"]
-        if rid is not None and (isinstance(rid, bool) or not isinstance(rid, int | str | float)):
-            return '"id" must be a string, a number or null'
+    if "id" in message and message["id"] is not None and not is_valid_id(message["id"]):
+        return '"id" must be a string, a finite number or null'
     extra = set(message) - {"jsonrpc", "method", "params", "id"}
     if extra:
         return f"unknown top-level member(s): {', '.join(sorted(extra))}"
     return None
+
+
+def is_valid_id(value: object) -> bool:
+    """A JSON-RPC id that can be echoed as JSON: a string or a finite number.
+
+    Python's ``json`` reads ``NaN`` and ``1e999`` (as ``nan``/``inf``), which would be
+    written back as the non-JSON ``NaN``/``Infinity``: such ids are invalid requests.
+    """
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, float):
+        return math.isfinite(value)
+    return isinstance(value, int | str)
+
+
+def echoable_id(message: object) -> RequestId | float | None:
+    """The id to answer ``message`` with: its own when valid JSON, else null (as the
+    spec says for a request whose id cannot be determined)."""
+    if isinstance(message, dict):
+        rid = message.get("id")
+        if is_valid_id(rid):
+            return rid
+    return None
+
+
+HEAD_SCAN_BYTES = 16 * 1024
+"""How much of an oversized message is kept to find its id."""
+
+
+def id_from_head(head: bytes) -> tuple[bool, RequestId | float | None]:
+    """Find the top-level ``"id"`` in the first bytes of a JSON object (a message too
+    large to read whole), so its error answer can name the request it refuses.
+
+    Returns ``(found, id)``: found only when the object's members before ``"id"`` fit
+    in ``head`` (clients put ``jsonrpc``, ``id`` and ``method`` first in practice).
+    """
+    text = head[:HEAD_SCAN_BYTES].decode("utf-8", errors="replace")
+    decoder = json.JSONDecoder()
+    pos = _skip_space(text, 0)
+    if text[pos : pos + 1] != "{":
+        return False, None
+    pos += 1
+    try:
+        while True:
+            pos = _skip_space(text, pos)
+            if text[pos : pos + 1] != '"':
+                return False, None
+            key, pos = json.decoder.scanstring(text, pos + 1)  # type: ignore[attr-defined]
+            pos = _skip_space(text, pos)
+            if text[pos : pos + 1] != ":":
+                return False, None
+            pos = _skip_space(text, pos + 1)
+            if key == "id":
+                value, end = decoder.raw_decode(text, pos)
+                if end >= len(text) and not isinstance(value, str):
+                    return False, None  # a number cut by the end of the head
+                return (True, value) if value is None or is_valid_id(value) else (True, None)
+            pos = _skip_value(text, pos)
+            pos = _skip_space(text, pos)
+            if text[pos : pos + 1] != ",":
+                return False, None
+            pos += 1
+    except (ValueError, IndexError):
+        return False, None
+
+
+def _skip_space(text: str, pos: int) -> int:
+    while pos < len(text) and text[pos] in " \t\r\n":
+        pos += 1
+    return pos
+
+
+def _skip_value(text: str, pos: int) -> int:
+    """The position after the JSON value starting at ``pos`` (ValueError if cut)."""
+    depth = 0
+    while pos < len(text):
+        char = text[pos]
+        if char == '"':
+            _string, pos = json.decoder.scanstring(text, pos + 1)  # type: ignore[attr-defined]
+            if depth == 0:
+                return pos
+            continue
+        if char in "[{":
+            depth += 1
+        elif char in "]}":
+            depth -= 1
+            if depth == 0:
+                return pos + 1
+            if depth < 0:
+                raise ValueError("unbalanced")
+        elif depth == 0 and char in ",":
+            return pos
+        pos += 1
+    raise ValueError("the value runs past the head")

@@ -106,6 +106,15 @@ def render_status(status: dict[str, Any]) -> str:
         f"watcher    {status['watcher']['directories']} directories, "
         f"{status['watcher']['batches']} change batches",
     ]
+    clients = status.get("clients")
+    if clients:
+        lines.append(
+            f"clients    {status['connections']} of {clients['maxConnections']} connections, "
+            f"{clients['refused']} refused, {clients['unsentBytes']} bytes unsent, "
+            f"{clients['disconnectedNotReading']} cut off (not reading), "
+            f"{clients['closedIncomplete']} closed (half-sent); "
+            f"{status.get('rootsForgotten', 0)} roots forgotten"
+        )
     for error in status["sourceErrors"]:
         lines.append(f"ERROR      [{error['dialect']}] {error['error']}")
     trust = status.get("trust") or {}

@@ -65,7 +65,10 @@ class Registry:
         self.dialects = dialects
         self.trust = trust
         """The fire-time trust check (the daemon always has one; None: every hook runs)."""
-        self._roots: dict[str, None] = {}
+        self._roots: dict[str, float] = {}
+        """Each known root and when a fire (or ``roots/add``) last named it
+        (``time.monotonic()``), to forget the roots nobody uses any more."""
+        self.roots_forgotten = 0
         self._states: dict[tuple[str, str], SourceState] = {}
         self._sources_cache: dict[tuple[Dialect, tuple[str, ...]], list[Source]] = {}
         self._dir_counts: dict[tuple[str, str], int] = {}
@@ -79,13 +82,42 @@ class Registry:
         return list(self._roots)
 
     def add_roots(self, roots: Iterable[str]) -> bool:
-        """Remember roots (from a fire or ``roots/add``); True when any was new."""
-        new = [root for root in roots if root not in self._roots]
-        for root in new:
-            self._roots[root] = None
-        if new:
-            self._index = None
-        return bool(new)
+        """Remember roots (from a fire or ``roots/add``) and when they were named; True
+        when the set of roots changed. Past ``max_roots`` the roots named least recently
+        are forgotten (not these)."""
+        now = time.monotonic()
+        named = list(roots)
+        new = [root for root in named if root not in self._roots]
+        for root in named:
+            self._roots[root] = now
+        if not new:
+            return False
+        self._index = None
+        limit = self.settings.max_roots
+        if len(self._roots) > limit:
+            # Down to 90% at once: forgetting costs a pass over every source, so it is
+            # paid once per tenth of the cap, not on every new root past it.
+            excess = len(self._roots) - max(limit - limit // 10, 1)
+            keep = set(named)
+            oldest = sorted((t, r) for r, t in self._roots.items() if r not in keep)
+            self._forget([root for _t, root in oldest[:excess]], "max_roots")
+        return True
+
+    def forget_idle_roots(self, idle_s: float) -> list[str]:
+        """Forget the roots no one has named for ``idle_s`` seconds; the forgotten ones.
+
+        Their folders stop being watched and their cached state is dropped; a later fire
+        naming one adds it back (and checks its sources at fire time anyway)."""
+        cutoff = time.monotonic() - idle_s
+        idle = [root for root, named in self._roots.items() if named < cutoff]
+        if idle:
+            self._forget(idle, "idle")
+        return idle
+
+    def _forget(self, roots: list[str], why: str) -> None:
+        self.remove_roots(roots)
+        self.roots_forgotten += len(roots)
+        log.info("roots_forgotten", count=len(roots), why=why, left=len(self._roots))
 
     def remove_roots(self, roots: Iterable[str]) -> bool:
         removed = [root for root in roots if root in self._roots]

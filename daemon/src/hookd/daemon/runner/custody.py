@@ -36,8 +36,8 @@ import secrets
 import signal
 import subprocess
 import sys
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager, suppress
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager, suppress
 from pathlib import Path
 
 import structlog
@@ -78,6 +78,10 @@ class Custody:
         self.subreaper = False
         self._watchdog: subprocess.Popen[bytes] | None = None
         self._to_reap: set[int] = set()
+        self._starting: set[str] = set()
+        """Hook ids whose leader is being spawned (``open_process`` forks in a thread, so
+        other tasks run meanwhile): the leader is our child but not adopted yet."""
+        self._sweep_again = False
         self.hook_nofile: tuple[int, int] | None = None
         """The file-descriptor limit hooks get when the daemon raised its own."""
 
@@ -104,7 +108,7 @@ class Custody:
             while True:
                 changed = self._detached_changed
                 soonest = min((d for _g, d in self._detached.values()), default=math.inf)
-                pause = REAP_RETRY_S if self._to_reap else SWEEP_EVERY_S
+                pause = REAP_RETRY_S if self._to_reap or self._sweep_again else SWEEP_EVERY_S
                 with trio.move_on_at(min(soonest, trio.current_time() + pause)):
                     await changed.wait()
                 self._expire(trio.current_time())
@@ -171,6 +175,17 @@ class Custody:
         finally:
             self._slots.release()
 
+    @contextmanager
+    def starting(self, hook_id: str) -> Iterator[None]:
+        """Around the spawn of a hook's leader: until it is adopted, the sweep neither
+        kills it (its hook id is not live yet) nor reaps it if it exits at once (the
+        exit status is its runner's to read: taking it made a denying hook "exit 0")."""
+        self._starting.add(hook_id)
+        try:
+            yield
+        finally:
+            self._starting.discard(hook_id)
+
     def adopt(self, pid: int, hook_id: str, timeout_s: float) -> None:
         """A hook's leader started (its pid is its process group); what it leaves
         behind may live until ``timeout_s`` from now."""
@@ -187,6 +202,7 @@ class Custody:
             hook_id is not None
             and not self.kill_leftovers
             and trio.current_time() < deadline < math.inf
+            and _group_alive(pid)  # nothing left: nothing to keep (or count) until then
         ):
             self._detached[hook_id] = (pid, deadline)
             self._wake()
@@ -217,8 +233,9 @@ class Custody:
     def sweep(self, *, everything: bool = False) -> int:
         """Kill the trees of re-parented processes marked by hooks no longer running
         (``everything``: by any hook of this daemon). Returns how many were killed."""
-        live_ids = set() if everything else {*self._live.values(), *self._detached}
+        live_ids = set() if everything else {*self._live.values(), *self._detached, *self._starting}
         killed = 0
+        self._sweep_again = False
         if not self.subreaper:
             return 0  # orphans go to init, not to us: nothing of theirs to find here
         watchdog = self._watchdog.pid if self._watchdog is not None else None
@@ -226,6 +243,11 @@ class Custody:
             if pid in self._live or pid in self._to_reap or pid == watchdog:
                 continue
             if is_zombie(pid):
+                if self._starting and not everything:
+                    # Maybe a leader that exited before it was adopted (a zombie has no
+                    # environment to tell): its runner must read its status. Later.
+                    self._sweep_again = True
+                    continue
                 self._to_reap.add(pid)  # an orphan that exited: only we can reap it
                 continue
             hook_id = environment_value(pid, HOOK_ID_ENV)
@@ -259,6 +281,17 @@ class Custody:
         except OSError as exc:
             log.warning("watchdog_lost", error=str(exc))
             self._watchdog = None
+
+
+def _group_alive(pgid: int) -> bool:
+    """Whether any process is left in the process group (signal 0 tests, sends nothing)."""
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def _start_watchdog(instance: str) -> subprocess.Popen[bytes]:

@@ -134,15 +134,18 @@ async def _start(
     if custody is not None:
         hook_id = env[HOOK_ID_ENV] = custody.new_id(depth)
     try:
-        process = await trio.lowlevel.open_process(
-            list(argv),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            cwd=cwd,
-            env=env,
-            start_new_session=True,
-        )
+        with custody.starting(hook_id) if custody and hook_id else contextlib.nullcontext():
+            process = await trio.lowlevel.open_process(
+                list(argv),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                cwd=cwd,
+                env=env,
+                start_new_session=True,
+            )
+            if custody is not None and hook_id is not None:
+                custody.adopt(process.pid, hook_id, limits.timeout_s)
     except OSError as exc:
         return ProcessOutcome(
             exit_code=None,
@@ -155,7 +158,6 @@ async def _start(
         )
     if custody is None or hook_id is None:
         return await _supervise(process, stdin, limits, started, kill_leftovers=False)
-    custody.adopt(process.pid, hook_id, limits.timeout_s)
     if custody.hook_nofile is not None:
         _restore_nofile(process.pid, custody.hook_nofile)
     try:

@@ -9,10 +9,14 @@
 * A client that goes away cancels everything it started. A half-close (the client shut
   down its write side but still reads) is not a disconnect: every reply still goes out.
 * Nothing the reader does waits for the client to read: output is queued without a frame
-  limit but with a byte limit (``MAX_UNSENT_BYTES``); a client that lets more pile up is
-  disconnected, with a log line saying why. Progress is best effort: dropped while more
-  than ``PROGRESS_HIGH_WATER`` bytes are unsent, so it never holds up a fire. A client
-  that accepts no bytes at all for ``WRITE_STALL_S`` is considered gone.
+  limit but with a byte limit per connection (``max_unsent_bytes_per_connection``) and
+  one over every connection (``max_unsent_bytes_total``: past it the connection with the
+  most unsent bytes goes); a client cut off this way is disconnected, with a log line
+  saying why. Progress is best effort: dropped while more than ``PROGRESS_HIGH_WATER``
+  bytes are unsent, so it never holds up a fire. A client that accepts no bytes at all
+  for ``WRITE_STALL_S`` is considered gone.
+* A message, once started, must arrive whole within ``message_timeout_s``, or the
+  connection is answered and closed; idle connections between messages may stay.
 * The daemon can ask the client too (``ask``: server-to-client requests such as
   ``hook/run``); their answers are recognised by their ``hookd-`` string ids. A request
   cancelled on our side sends ``$/cancelRequest`` to the client; a client that stops
@@ -36,6 +40,7 @@ import trio
 from hookd.protocol import (
     BUSY,
     CANCEL_REQUEST,
+    INVALID_PARAMS,
     INVALID_REQUEST,
     MESSAGE_TOO_LARGE,
     PARSE_ERROR,
@@ -45,20 +50,22 @@ from hookd.protocol import (
     FramingError,
     MessageDecoder,
     dumps,
+    echoable_id,
     encode,
     error,
     invalid_request_reason,
     notification,
+    success,
 )
 from hookd.protocol import request as request_message
 
 from ..runner.client_handler import ClientCallFailed
 from .context import RequestContext, Services
 from .dispatch import dispatch_request
+from .limits import ClientLimits
 from .peer import Caller
 
 log = structlog.get_logger("hookd.connection")
-MAX_UNSENT_BYTES = 64 * 1024 * 1024
 PROGRESS_HIGH_WATER = 1024 * 1024
 WRITE_STALL_S = 30.0
 WRITE_CHUNK = 64 * 1024
@@ -114,6 +121,14 @@ class Connection:
         self._asked: dict[str, trio.MemorySendChannel[dict[str, Any]]] = {}
         self._ask_ids = itertools.count(1)
         self._reading = True
+        self._cut_off = False
+        """Disconnected for not reading: nothing more is queued or counted."""
+        self._message_started = math.inf
+        """When the message now arriving began (inf between messages)."""
+
+    @property
+    def limits(self) -> ClientLimits:
+        return self.services.limits
 
     # lifecycle ---------------------------------------------------------------------
     async def serve(self) -> None:
@@ -133,25 +148,59 @@ class Connection:
             log.exception("connection_failed", peer_uid=self.caller.uid)
         finally:
             self.services.connections.discard(self)
+            if not self._cut_off:  # what was never written is not queued any more
+                self._count_unsent(-self._unsent_bytes, -self._unsent_frames)
+                self._cut_off = True
             with trio.CancelScope(shield=True):
                 await self.stream.aclose()
 
     async def _read_loop(self, nursery: trio.Nursery) -> None:
+        timeout = self.limits.message_timeout_s or math.inf
         while True:
-            try:
-                data = await self.stream.receive_some(65536)
-            except (trio.BrokenResourceError, trio.ClosedResourceError):
+            with trio.move_on_at(self._message_started + timeout) as late:
+                try:
+                    data = await self.stream.receive_some(65536)
+                except (trio.BrokenResourceError, trio.ClosedResourceError):
+                    return
+            if late.cancelled_caught:
+                self._incomplete(timeout)
                 return
             if not data:
                 return
-            try:
-                for body in self.decoder.feed(data):
-                    await self._handle(body, nursery)
-            except FramingError as exc:
-                code = MESSAGE_TOO_LARGE if exc.recoverable else INVALID_REQUEST
-                self.send(error(None, code, str(exc)))
-                if not exc.recoverable:
-                    return
+            completed = False
+            chunk: bytes | None = data
+            while chunk is not None:
+                try:
+                    for body in self.decoder.feed(chunk):
+                        completed = True
+                        await self._handle(body, nursery)
+                    chunk = None
+                except FramingError as exc:
+                    completed = True
+                    code = MESSAGE_TOO_LARGE if exc.recoverable else INVALID_REQUEST
+                    rid = exc.request_id
+                    if isinstance(rid, str) and rid in self._asked:
+                        # The client's answer to our own hook/run: that run fails, saying why.
+                        self._answered({"id": rid, "error": {"code": code, "message": str(exc)}})
+                    else:
+                        self.send(error(rid, code, str(exc)))
+                    if not exc.recoverable:
+                        return
+                    chunk = b""  # messages already buffered behind the skipped one
+            if not self.decoder.mid_message:
+                self._message_started = math.inf
+            elif completed or self._message_started == math.inf:
+                # A new message began (its clock starts after the ones before it were
+                # handled: time spent paused at the in-flight cap is not the client's).
+                self._message_started = trio.current_time()
+
+    def _incomplete(self, timeout: float) -> None:
+        """A half-sent message: answer (the stream cannot be resynchronised) and close."""
+        self.limits.incomplete += 1
+        log.warning("message_incomplete", timeout_s=timeout, buffered=self.decoder.buffered)
+        self.send(error(None, INVALID_REQUEST, "Incomplete message",
+                        f"the message was not complete {timeout:g} s after it began "
+                        "(message_timeout_s); the connection is closed"))  # fmt: skip
 
     async def _after_eof(self) -> None:
         """Read side closed: finish in-flight work unless the peer is gone altogether."""
@@ -171,8 +220,9 @@ class Connection:
                 for start in range(0, len(frame), WRITE_CHUNK):
                     if not await self._write_chunk(frame[start : start + WRITE_CHUNK]):
                         return
-                self._unsent_bytes -= len(frame)
-                self._unsent_frames -= 1
+                if self._cut_off:
+                    return
+                self._count_unsent(-len(frame), -1)
                 self._signal_change()
         finally:
             self._writer_done.set()
@@ -193,18 +243,56 @@ class Connection:
         return True
 
     def send(self, message: Any) -> None:
-        """Queue a reply. Never waits: a client that does not read is cut off at
-        ``MAX_UNSENT_BYTES`` of unsent output instead."""
-        frame = self._frame(message)
-        if self._unsent_bytes + len(frame) > MAX_UNSENT_BYTES:
-            log.warning("client_not_reading", unsent_bytes=self._unsent_bytes)
-            self._nursery.cancel_scope.cancel()
+        """Queue a reply. Never waits: a client that does not read is cut off at its
+        own cap of unsent output, or when all clients' unsent output passes the total
+        cap and it has the most, instead."""
+        if self._cut_off:
             return
+        frame = self._frame(message)
+        limits = self.limits
+        if self._unsent_bytes + len(frame) > limits.max_unsent_per_connection:
+            self.cut_off("its unsent replies passed max_unsent_bytes_per_connection")
+            return
+        while limits.unsent_bytes + len(frame) > limits.max_unsent_total:
+            largest = max(self.services.connections, key=lambda c: c._unsent_bytes, default=self)
+            if largest._unsent_bytes == 0:
+                break  # nothing queued anywhere to reclaim: this one frame goes out
+            largest.cut_off("the unsent replies of all clients passed max_unsent_bytes_total, "
+                            "and it had the most")  # fmt: skip
+            if largest is self:
+                return
         self._enqueue(frame)
+
+    def cut_off(self, why: str) -> None:
+        """Disconnect a client that does not read: cancel its work, drop what is queued
+        for it (the memory is given back now, not when its tasks have finished)."""
+        if self._cut_off:
+            return
+        log.warning("client_not_reading", why=why, unsent_bytes=self._unsent_bytes,
+                    peer_pid=self.caller.pid)  # fmt: skip
+        self.limits.not_reading += 1
+        self._count_unsent(-self._unsent_bytes, -self._unsent_frames)
+        self._cut_off = True
+        self._outbox_send.close()
+        with contextlib.suppress(trio.WouldBlock, trio.EndOfChannel, trio.ClosedResourceError):
+            while True:
+                self._outbox_receive.receive_nowait()
+        self._nursery.cancel_scope.cancel()
+
+    def _count_unsent(self, size: int, frames: int) -> None:
+        self._unsent_bytes += size
+        self._unsent_frames += frames
+        self.limits.unsent_bytes += size
 
     def send_progress(self, method: str, params: dict[str, Any]) -> None:
         """Queue a notification unless much is still unsent (progress is best effort)."""
-        if self._unsent_bytes > PROGRESS_HIGH_WATER:
+        if self._cut_off:
+            return
+        limits = self.limits
+        if (
+            self._unsent_bytes > PROGRESS_HIGH_WATER
+            or limits.unsent_bytes > limits.max_unsent_total - PROGRESS_HIGH_WATER
+        ):
             self.dropped_progress += 1
             return
         self._enqueue(self._frame(notification(method, params)))
@@ -214,8 +302,7 @@ class Connection:
             if not self._unsent_frames:
                 self._last_progress = trio.current_time()  # the stall clock starts now
             self._outbox_send.send_nowait(frame)
-            self._unsent_bytes += len(frame)
-            self._unsent_frames += 1
+            self._count_unsent(len(frame), 1)
 
     def _frame(self, message: Any) -> bytes:
         return encode(dumps(message), self.decoder.framing or Framing.NDJSON)
@@ -274,12 +361,19 @@ class Connection:
             self.send(error(None, PARSE_ERROR, "Parse error", str(exc)))
             return
         if isinstance(message, dict):
-            if message.get("method") == CANCEL_REQUEST:
-                self._cancel(message)
+            if message.get("method") == CANCEL_REQUEST and invalid_request_reason(message) is None:
+                reply = self._cancel(message)
+                if reply is not None:
+                    self.send(reply)
                 return
             if "method" not in message and ("result" in message or "error" in message):
                 self._answered(message)
                 return
+        if message == []:
+            # Answered here, not by a task: nothing would be in flight, so a half-close
+            # right after it could close the connection before the task ran.
+            self.send(error(None, INVALID_REQUEST, "Invalid request", "empty batch"))
+            return
         items = message if isinstance(message, list) else [message]
         limit = self.services.settings.max_in_flight_per_connection
         if len(items) > limit:
@@ -319,7 +413,9 @@ class Connection:
         (a batch gets an array, a single request an object, a notification nothing)."""
         items = message if isinstance(message, list) else [message]
         replies = [
-            error(m["id"], code, text, data) for m in items if isinstance(m, dict) and "id" in m
+            error(echoable_id(m), code, text, data)
+            for m in items
+            if isinstance(m, dict) and "id" in m
         ]
         if not replies:
             return
@@ -337,9 +433,6 @@ class Connection:
         self, messages: list[Any], admitted: list[tuple[int, _Request] | None]
     ) -> None:
         try:
-            if not messages:
-                self.send(error(None, INVALID_REQUEST, "Invalid request", "empty batch"))
-                return
             responses: list[dict[str, Any] | None] = [None] * len(messages)
 
             async def one(index: int) -> None:
@@ -363,13 +456,10 @@ class Connection:
     ) -> dict[str, Any] | None:
         """The response to one request (None for a notification), cancellation included."""
         if admitted is None:
-            if isinstance(message, dict) and message.get("method") == CANCEL_REQUEST:
-                self._cancel(message)  # inside a batch
-                return None
-            reason = invalid_request_reason(message) or "invalid request"
-            rid = message.get("id") if isinstance(message, dict) else None
-            valid_id = rid if isinstance(rid, int | str) and not isinstance(rid, bool) else None
-            return error(valid_id, INVALID_REQUEST, "Invalid request", reason)
+            reason = invalid_request_reason(message)
+            if reason is None:  # a valid $/cancelRequest inside a batch
+                return self._cancel(message)
+            return error(echoable_id(message), INVALID_REQUEST, "Invalid request", reason)
         serial, request = admitted
         try:
             if not request.scope.cancel_called:  # cancelled before it started: do not run
@@ -385,13 +475,20 @@ class Connection:
         finally:
             del self._requests[serial]
 
-    def _cancel(self, message: dict[str, Any]) -> None:
+    def _cancel(self, message: dict[str, Any]) -> dict[str, Any] | None:
+        """Cancel the requests ``params.id`` names. ``$/cancelRequest`` is a notification;
+        sent as a request (with an id) it is answered too: null, or -32602 without an id
+        to cancel."""
         params = message.get("params")
         if not isinstance(params, dict) or "id" not in params:
-            return
+            if "id" not in message:
+                return None
+            usage = '$/cancelRequest takes {"id": <the id of the request to cancel>}'
+            return error(echoable_id(message), INVALID_PARAMS, "Invalid params", usage)
         for request in self._requests.values():
             if request.has_id and same_id(request.request_id, params["id"]):
                 request.cancel(REQUEST_CANCELLED)
+        return success(echoable_id(message), None) if "id" in message else None
 
     def cancel_all(self) -> None:
         """Daemon shutdown: cancel every admitted request and refuse new ones (-32802)."""

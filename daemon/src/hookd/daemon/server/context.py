@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from ..fire.pipeline import FireServices
 from .dispatch import Method
+from .limits import ClientLimits
 
 if TYPE_CHECKING:
     from .connection import Connection
@@ -21,6 +22,11 @@ class Services(FireServices, Protocol):
 
     @property
     def methods(self) -> dict[str, Method]: ...
+
+    @property
+    def limits(self) -> ClientLimits:
+        """The caps on all clients together, and their counters."""
+        ...
 
     def add_roots(self, roots: Iterable[str]) -> None:
         """Register workspace roots (their hooks are then watched and kept warm)."""
