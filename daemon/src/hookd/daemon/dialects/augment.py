@@ -264,7 +264,7 @@ def prepare(spec: HookSpec, request: FireRequest, base_env: Mapping[str, str]) -
         extra["AUGMENT_TOOL_NAME"] = tool
     return Launch(
         argv=script_argv(spec.command),
-        stdin=to_json_bytes(payload),  # JSON.stringify, as the Node agent writes it
+        stdin=to_json_bytes(payload, indent=2),  # as auggie 0.36.0 writes it
         cwd=first_root(request),
         env=hook_environment(
             {k: v for k, v in base_env.items() if not k.startswith("AUGMENT_")},
