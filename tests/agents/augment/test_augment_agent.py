@@ -22,26 +22,27 @@ from hookd_testing import RpcClient
 from hookd_testing.cases import case_params
 
 HARNESS = Path(__file__).parents[1] / "harness"
+CONFIG_WARNING = "Some plugin hooks use unsupported configuration."
 SETTINGS_FILES = {
     "user": ("home", ".augment/settings.json"),
+    "plugin": ("plugin", "hooks/hooks.json"),
     "local": ("ws", ".augment/settings.local.json"),
     "workspace": ("ws", ".augment/settings.json"),
 }
 
 
 def _script(hook: Hook) -> str:
-    """A hook that keeps its stdin, logs when it starts and ends, then answers (only its
-    first run answers: no endless Stop loops)."""
-    name = hook.name
+    """A hook that keeps its stdin and arguments (under its name, and its first argument
+    when it has one), logs when it starts and ends, then answers."""
+    tag = f"{hook.name}${{1:+-$1}}"
     return (
         "#!/bin/sh\n"
-        f'n=$(ls "$HOOK_OUT" 2>/dev/null | grep -c "^{name}\\.stdin\\.")\n'
-        f'cat > "$HOOK_OUT/{name}.stdin.$n"\n'
-        f'echo "$@" > "$HOOK_OUT/{name}.args.$n"\n'
-        f'echo "start {name}" >> "$HOOK_OUT/order.log"\n'
-        '[ "$n" -gt 0 ] && exit 0\n'
+        f'n=$(ls "$HOOK_OUT" 2>/dev/null | grep -c "^{tag}\\.stdin\\.")\n'
+        f'cat > "$HOOK_OUT/{tag}.stdin.$n"\n'
+        f'echo "$@" > "$HOOK_OUT/{tag}.args.$n"\n'
+        f'echo "start {tag}" >> "$HOOK_OUT/order.log"\n'
         + (f"sleep {hook.sleep}\n" if hook.sleep else "")
-        + f'echo "end {name}" >> "$HOOK_OUT/order.log"\n'
+        + f'echo "end {tag}" >> "$HOOK_OUT/order.log"\n'
         f"printf '%s' {_sh(hook.stdout)}\n"
         f"printf '%s' {_sh(hook.stderr)} >&2\n"
         f"exit {hook.exit}\n"
@@ -53,17 +54,17 @@ def _sh(text: str) -> str:
 
 
 def _setup(case: Case, root: Path) -> dict[str, Path]:
-    places = {n: root / n for n in ("home", "ws", "hooks", "agent", "hookd", "run")}
+    places = {n: root / n for n in ("home", "ws", "hooks", "agent", "hookd", "run", "plugin")}
     for path in places.values():
         path.mkdir(parents=True)
     files: dict[str, dict[str, list[dict[str, Any]]]] = {}
     for hook in case.hooks:
         script = places["hooks"] / f"{hook.name}.sh"
         script.write_text(_script(hook).replace("{ws}", str(places["ws"])))
-        script.chmod(0o755)
+        script.chmod(0o644 if hook.not_executable else 0o755)
         handler = {"type": "command", "command": str(script), **hook.fields}
         handler["command"] = str(handler["command"]).replace("{script}", str(script))
-        group: dict[str, Any] = {"hooks": [handler]}
+        group: dict[str, Any] = {"hooks": [handler], **hook.group}
         matcher = hook.matcher if hook.matcher is not None else case.matcher
         event = hook.event or case.event
         if matcher is not None and event in ("PreToolUse", "PostToolUse"):
@@ -71,7 +72,12 @@ def _setup(case: Case, root: Path) -> dict[str, Path]:
         for layer in hook.layers:
             files.setdefault(layer, {}).setdefault(event, []).append(group)
     contents: dict[str, Any] = {layer: {"hooks": hooks} for layer, hooks in files.items()}
-    contents.update(case.files)
+    for layer, extra in case.files.items():
+        if isinstance(extra, str):
+            contents[layer] = extra
+        else:
+            merged = contents.setdefault(layer, {"hooks": {}})
+            merged["hooks"] = {**merged["hooks"], **extra.get("hooks", {})}
     for layer, content in contents.items():
         base, relative = SETTINGS_FILES[layer]
         path = places[base] / relative
@@ -92,10 +98,11 @@ def _turns(case: Case, ws: Path) -> dict[str, Any]:
 async def _run_agent(case: Case, places: dict[str, Path], auggie: str) -> dict[str, Any]:
     from agents.harness.netns import netns_argv
 
+    args = ["--plugin-dir", str(places["plugin"])] if "plugin" in _layers(case) else []
     run = {
         "auggie": auggie, "home": str(places["home"]), "project": str(places["ws"]),
         "prompt": f"case:{case.id} do the task", "turns": _turns(case, places["ws"]),
-        "env": {"HOOK_OUT": str(places["agent"])}, "timeout": 90,
+        "env": {"HOOK_OUT": str(places["agent"])}, "timeout": 90, "args": args,
     }  # fmt: skip
     (places["run"] / "run.json").write_text(json.dumps(run))
     argv = netns_argv([sys.executable, str(HARNESS / "drive_augment.py"), str(places["run"])])
@@ -105,51 +112,46 @@ async def _run_agent(case: Case, places: dict[str, Path], auggie: str) -> dict[s
     if log.exists():
         requests = [json.loads(line) for line in log.read_text().splitlines()]
     tagged = [r for r in requests if f"case:{case.id}" in json.dumps(r)]
+    stdout = (places["run"] / "agent.stdout").read_text(errors="replace")
+    if not (places["run"] / "observation.json").exists():
+        pytest.fail(f"auggie did not finish: {(places['run'] / 'agent.stderr').read_text()}")
     return {
         "ran": (places["ws"] / "ran").exists(),
         "rewritten": (places["ws"] / "rewritten").exists(),
         "requests": tagged,
-        "stdout": (places["run"] / "agent.stdout").read_text(errors="replace"),
+        "stdout": stdout,
+        "user": _user_lines(stdout),
     }
 
 
-def _stdins(folder: Path) -> dict[str, bytes]:
-    return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if ".stdin." in p.name}
+def _layers(case: Case) -> set[str]:
+    return {layer for hook in case.hooks for layer in hook.layers}
 
 
-async def _fire_hookd(
-    case: Case, event: str, places: dict[str, Path], settings: Settings
-) -> dict[str, Any]:
-    first = _first_payload(places["agent"], case, event)
+def _user_lines(stdout: str) -> str:
+    """What auggie printed for the user: its stdout without the JSON result line."""
+    lines = [line for line in stdout.splitlines() if not line.startswith('{"type":"result"')]
+    return "\n".join(lines).strip()
+
+
+def _runs(folder: Path, kind: str) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if f".{kind}." in p.name}
+
+
+async def _fire_hookd(case: Case, places: dict[str, Path], settings: Settings) -> dict[str, Any]:
+    first = next(iter(_runs(places["agent"], "stdin").values()), None)
     payload = json.loads(first) if first else {}
+    env = {"HOOK_OUT": str(places["hookd"]), "HOME": str(places["home"])}
+    extra = {"hooksDirs": [str(places["plugin"])]} if "plugin" in _layers(case) else {}
     async with trio.open_nursery() as nursery:
         await nursery.start(serve, replace(settings, home=str(places["home"])))
         rpc = await RpcClient.connect(settings.socket_path)
         result: dict[str, Any] = await rpc.fire(
-            "augment", event, [str(places["ws"])], payload, env={"HOOK_OUT": str(places["hookd"])}
+            "augment", case.event, [str(places["ws"])], payload, env=env, **extra
         )
         await rpc.call("shutdown")
         await rpc.aclose()
     return result
-
-
-def _first_payload(folder: Path, case: Case, event: str) -> bytes | None:
-    """The first payload the agent gave a hook of ``event``."""
-    for hook in case.hooks:
-        path = folder / f"{hook.name}.stdin.0"
-        if (hook.event or case.event) == event and path.exists():
-            return path.read_bytes()
-    return None
-
-
-def _strings(value: Any) -> list[str]:
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, dict):
-        return [s for v in value.values() for s in _strings(v)]
-    if isinstance(value, list):
-        return [s for v in value for s in _strings(v)]
-    return []
 
 
 def _tool_results(requests: list[dict[str, Any]]) -> list[str]:
@@ -162,22 +164,68 @@ def _tool_results(requests: list[dict[str, Any]]) -> list[str]:
     ]
 
 
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
+def _most_at_once(log: Path) -> int:
+    """The most hooks that were running at the same time (from their start/end lines)."""
+    running = most = 0
+    for line in log.read_text().splitlines() if log.exists() else []:
+        running += 1 if line.startswith("start ") else -1
+        most = max(most, running)
+    return most
+
+
 def compare(case: Case, agent: dict[str, Any], hookd: dict[str, Any]) -> list[str]:
     """Where hookd's result disagrees with what the agent did (empty: they agree)."""
     problems: list[str] = []
-    results = "\n".join(_tool_results(agent["requests"]))
-    if case.event == "PreToolUse":
-        agent_ran = agent["ran"] or agent["rewritten"]
-        hookd_runs = not hookd["blocked"]
-        if agent_ran != hookd_runs:
-            problems.append(f"tool ran in the agent: {agent_ran}; hookd lets it run: {hookd_runs}")
-        if hookd["blocked"] and (hookd["reason"] or "") not in results:
-            problems.append(f"hookd's reason {hookd['reason']!r} is not what the model saw: "
-                            f"{results!r}")  # fmt: skip
-        new_input = hookd["updatedInput"]
-        if (new_input is not None) != agent["rewritten"]:
-            problems.append(f"rewrite: agent ran the rewritten command: {agent['rewritten']}; "
-                            f"hookd updatedInput: {new_input!r}")  # fmt: skip
+    results = _tool_results(agent["requests"])
+    tool_result = results[0] if results else ""
+    agent_ran = agent["ran"] or agent["rewritten"]
+    hookd_runs = not hookd["blocked"]
+    if agent_ran != hookd_runs:
+        problems.append(f"tool ran in the agent: {agent_ran}; hookd lets it run: {hookd_runs}")
+    if hookd["blocked"]:
+        reason, tool = hookd["reason"], case.tool
+        expected = (f"{reason}\n\nPreToolUse:{tool} hook returned blocking error" if reason
+                    else f"Tool execution blocked by hook: {tool}")  # fmt: skip
+        if tool_result != expected:
+            problems.append(f"the model saw {tool_result!r}; hookd's reason gives {expected!r}")
+    new_input = hookd["updatedInput"]
+    if (new_input is not None) != agent["rewritten"]:
+        problems.append(f"rewrite: agent ran the rewritten command: {agent['rewritten']}; "
+                        f"hookd updatedInput: {new_input!r}")  # fmt: skip
+    context = hookd["context"]
+    appended = tool_result.partition("\n\n[Hook Context]\n")[2] or None
+    if case.event == "PostToolUse" and appended != context:
+        problems.append(f"the tool result carried {appended!r}; hookd's context is {context!r}")
+    if case.event != "PostToolUse" and context is not None:
+        problems.append(f"hookd gives context {context!r}; auggie uses none on {case.event}")
+    later = "\n".join(_strings(agent["requests"][1:]))
+    if "[Hook Context]" in later and case.event != "PostToolUse":
+        problems.append("a hook's context reached the model after the first turn")
+    first = "\n".join(_strings(agent["requests"][:1]))
+    for hook in case.hooks:
+        if case.event == "SessionStart" and hook.stdout and hook.stdout in first:
+            problems.append(f"{hook.name}'s stdout reached the model's first request")
+    if len(agent["requests"]) != 2:
+        problems.append(f"the agent sent {len(agent['requests'])} requests, not 2 (no block "
+                        "makes auggie go on or stop early)")  # fmt: skip
+    user = (hookd["systemMessage"] or "").strip()
+    shown = agent["user"]
+    if CONFIG_WARNING in shown:  # auggie's notice that it skipped part of a settings file
+        shown = "\n".join(line for line in shown.splitlines() if line != CONFIG_WARNING)
+        if not hookd["warnings"]:
+            problems.append("auggie warned about the settings; hookd's fire has no warning")
+    if shown != user:
+        problems.append(f"the user saw {shown!r}; hookd's systemMessage is {user!r}")
     return problems
 
 
@@ -187,13 +235,21 @@ async def test_augment_agent_and_hookd_agree(
 ) -> None:
     places = _setup(case, tmp_path / "case")
     agent = await _run_agent(case, places, auggie_bin)
-    hookd = await _fire_hookd(case, case.event, places, settings)
+    agent_stdin = _runs(places["agent"], "stdin")
+    if case.never_fires:
+        assert agent_stdin == {}, f"auggie ran hooks: {sorted(agent_stdin)}"
+        assert agent["ran"], "the tool did not run"
+        return
+    assert agent_stdin, "auggie ran no hook, so there is no payload to give hookd"
+    hookd = await _fire_hookd(case, places, settings)
 
-    agent_stdin, hookd_stdin = _stdins(places["agent"]), _stdins(places["hookd"])
-    first_runs = {k: v for k, v in agent_stdin.items() if k.endswith(".stdin.0")}
-    assert first_runs.keys() == {k for k in hookd_stdin if k.endswith(".stdin.0")}, (
-        "the agent and hookd ran different hooks"
-    )
-    for name, data in first_runs.items():
+    hookd_stdin = _runs(places["hookd"], "stdin")
+    assert sorted(agent_stdin) == sorted(hookd_stdin), "the agent and hookd ran different hooks"
+    for name, data in agent_stdin.items():
         assert hookd_stdin[name] == data, f"{name}: hookd's stdin differs from the agent's"
+    assert _runs(places["hookd"], "args") == _runs(places["agent"], "args"), "arguments differ"
+    if any(hook.sleep for hook in case.hooks):  # quick hooks may or may not overlap
+        assert _most_at_once(places["hookd"] / "order.log") == _most_at_once(
+            places["agent"] / "order.log"
+        ), "hooks overlapped in time differently"
     assert compare(case, agent, hookd) == []
