@@ -751,7 +751,9 @@ def native(request: FireRequest, combined: Combined) -> dict[str, Any]:
         out["systemMessage"] = combined.system_message
     specific: dict[str, Any] = {}
     if request.event == "PreToolUse" and combined.blocked:
-        specific.update(permissionDecision="deny", permissionDecisionReason=combined.reason)
+        specific["permissionDecision"] = "deny"
+        if combined.reason:
+            specific["permissionDecisionReason"] = combined.reason
     elif request.event == "PreToolUse" and combined.updated_input is not None:
         specific["updatedInput"] = combined.updated_input
     if combined.context:
