@@ -39,7 +39,6 @@ from hookd.daemon.settings import Settings
 from hookd_testing import (
     Gate,
     RpcClient,
-    fire_in_flight,
     wait_until,
     write_executable,
     write_json,
@@ -359,7 +358,9 @@ async def test_parallel_across_files(augment: Augment) -> None:
             "payload": TOOL,
         },
     )
-    await wait_until(lambda: log.exists() and "end-user" in log.read_text())
+    await wait_until(
+        lambda: log.exists() and {"end-user", "start-system"} <= set(log.read_text().split())
+    )
     before_gate = log.read_text().split()
     await gate.open()
     result = (await augment.rpc.recv_response(fire_id))["result"]

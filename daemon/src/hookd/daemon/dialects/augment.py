@@ -98,6 +98,10 @@ PLUGIN_ROOT_PLACEHOLDERS = (
     "${AUGGIE_PLUGIN_ROOT}",
 )
 ENV_REFERENCE = re.compile(r"(?<!\\)\$\{([a-zA-Z_][a-zA-Z0-9_]*)(?::-([\s\S]*?))?\}")
+METADATA_SCOPES = ("fire", "own")
+"""A handler's ``metadataScope`` (hookd's own key): ``"fire"`` (the default) gives it the
+private fields any matched group opted in to, as auggie builds one payload per fire;
+``"own"`` only those its own group opted in to."""
 FAILURE_POLICIES = ("agent", "strict")
 """A handler's ``failurePolicy`` (hookd's own key; auggie ignores it): ``"agent"`` (the
 default) fails as auggie does, ``"strict"`` keeps a block this hook gave or another hook
@@ -276,6 +280,9 @@ def _spec(
     policy = handler.get("failurePolicy", "agent")
     if policy not in FAILURE_POLICIES:
         raise ValueError(f'{where}: "failurePolicy" must be "agent" or "strict", not {policy!r}')
+    scope = handler.get("metadataScope", "fire")
+    if scope not in METADATA_SCOPES:
+        raise ValueError(f'{where}: "metadataScope" must be "fire" or "own", not {scope!r}')
     return HookSpec(
         dialect=DIALECT,
         event=event,
@@ -291,6 +298,7 @@ def _spec(
             "args": tuple(args or ()),
             "plugin_root": plugin_root,
             "failure_policy": policy,
+            "metadata_scope": scope,
         },
     )
 
@@ -382,10 +390,11 @@ def select(
         for flag, on in flags[key].items():
             opted[flag] = opted.get(flag, False) or on
     chosen = [
-        replace(spec, options={**spec.options, "metadata": opted})
+        spec if spec.options.get("metadata_scope") == "own"
+        else replace(spec, options={**spec.options, "metadata": opted})
         for key in matched
         for spec in groups[key]
-    ]
+    ]  # fmt: skip
     return chosen, []
 
 
