@@ -11,6 +11,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from hookd_testing import Gate, fire_in_flight, wait_until, write_executable, write_json
 
 PRIVATE = {
@@ -432,3 +434,52 @@ async def test_script_without_exec_bit_is_reported_not_run(rpc, workspace) -> No
     assert result["blocked"] is False
     assert result["hooks"][0]["error"]
     assert not ran.exists()
+
+
+async def test_failure_policy_agent_lets_a_failing_hook_void_a_deny(rpc, workspace) -> None:
+    """auggie 0.36.0: another hook's failing exit code makes the whole fire a non-blocking
+    error, so a deny beside it is lost (tests/agents/augment::pre-deny-beside-exit1); that
+    is hookd's default (``failurePolicy: "agent"``)."""
+    deny = {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
+                                   "permissionDecisionReason": "no"}}  # fmt: skip
+    denier = script(workspace / "deny.sh", f"cat >/dev/null; echo '{json.dumps(deny)}'")
+    broken = script(workspace / "broken.sh", "cat >/dev/null; echo crash >&2; exit 1")
+    settings_file(workspace_settings(workspace), PreToolUse=[group(denier, broken)])
+
+    result = await fire(rpc, workspace)
+
+    assert result["blocked"] is False
+    assert result["systemMessage"] == "Failed with non-blocking status code 1: crash"
+
+
+@pytest.mark.parametrize("answer", ["deny", "nothing"])
+async def test_failure_policy_strict_keeps_the_block(rpc, workspace, answer: str) -> None:
+    """hookd's stricter setting, per hook: ``failurePolicy: "strict"`` on the failing hook
+    keeps the other hook's deny, and a deny the failing hook printed itself still blocks."""
+    deny = {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
+                                   "permissionDecisionReason": "no"}}  # fmt: skip
+    denier = script(workspace / "deny.sh", f"cat >/dev/null; echo '{json.dumps(deny)}'")
+    own = f"echo '{json.dumps(deny)}'; " if answer == "deny" else ""
+    broken = script(workspace / "broken.sh", f"cat >/dev/null; {own}echo crash >&2; exit 1")
+    handlers = [{"type": "command", "command": str(broken), "failurePolicy": "strict"}]
+    if answer == "nothing":
+        handlers.insert(0, {"type": "command", "command": str(denier)})
+    settings_file(workspace_settings(workspace), PreToolUse=[{"hooks": handlers}])
+
+    result = await fire(rpc, workspace)
+
+    assert result["blocked"] is True
+    assert result["reason"] == "no"
+
+
+async def test_failure_policy_must_be_known(rpc, workspace) -> None:
+    """A failurePolicy other than "agent" or "strict" drops the event's hooks of that file
+    (as auggie drops an event that fails its schema) and says why."""
+    hook = script(workspace / "h.sh", "exit 0")
+    handler = {"type": "command", "command": str(hook), "failurePolicy": "lenient"}
+    settings_file(workspace_settings(workspace), PreToolUse=[{"hooks": [handler]}])
+
+    result = await fire(rpc, workspace)
+
+    assert result["hooks"] == []
+    assert any('"failurePolicy" must be "agent" or "strict"' in w for w in result["warnings"])

@@ -27,6 +27,7 @@ from __future__ import annotations
 import errno
 import os
 import re
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -45,7 +46,7 @@ from ..model import (
     Source,
     Verdict,
 )
-from . import base
+from . import base, windows
 from .base import first_root, hook_environment
 from .settings_json import read_json_object
 
@@ -439,7 +440,11 @@ def expand_variables(text: str, env: Mapping[str, str]) -> str:
 def command_argv(command: str, args: Sequence[str]) -> tuple[str, ...]:
     """How auggie spawns a command on Unix: ``bash -c`` when it starts with ``~`` or,
     without ``args``, contains a shell character; split into words when it has spaces
-    and no ``args``; else the command itself with its ``args``, without a shell."""
+    and no ``args``; else the command itself with its ``args``, without a shell. On
+    Windows a script goes by its extension (``windows.script_argv``, experimental)."""
+    if sys.platform == "win32":  # pragma: no cover - argv rules unit-tested on Linux
+        words = [command, *args] if args else (split_words(command) or [command])
+        return windows.script_argv(words[0], words[1:])
     if command.startswith("~") or (not args and SHELL_CHARACTERS.search(command)):
         return ("bash", "-c", f"{command} {' '.join(args)}" if args else command)
     if not args and " " in command:
