@@ -368,6 +368,29 @@ CASES = [
         "a script without its exec bit cannot be spawned: a non-blocking error",
         (W, Hook("a", exit=2, stderr="never", not_executable=True)),
     ),
+    # -- plugins (--plugin-dir, hookd's hooksDirs) -----------------------------------------
+    Case(
+        "plugin-hook",
+        "a plugin's hooks/*.json runs, ${AUGMENT_PLUGIN_ROOT} and ${CLAUDE_PLUGIN_ROOT} replaced",
+        (
+            Hook(
+                "a",
+                layers=("plugin",),
+                fields={
+                    "command": "${AUGMENT_PLUGIN_ROOT}/../../hooks/a.sh",
+                    "args": ["${CLAUDE_PLUGIN_ROOT}/x"],
+                },
+            ),
+        ),
+    ),
+    Case(
+        "plugin-after-settings",
+        "plugins come after the settings files: a plugin's rewrite wins",
+        (
+            Hook("a", stdout=pre(updatedInput={"command": "true"})),
+            Hook("b", stdout=pre(updatedInput=REWRITE), layers=("plugin",)),
+        ),
+    ),
     # -- other events --------------------------------------------------------------------
     Case(
         "post-contexts",
@@ -446,8 +469,9 @@ CASES = [
         "beforeShellExecution maps to PreToolUse with matcher Bash: no auggie tool has that name",
         (W,),
         files={
-            "local": {"hooks": {"beforeShellExecution": [{"command": "{hooks}/w.sh"}]}},
-            "user": {"hooks": {"beforeShellExecution": [{"command": "{hooks}/x.sh"}]}},
+            "local": {
+                "hooks": {"beforeShellExecution": [{"command": "{hooks}/w.sh", "args": ["cursor"]}]}
+            }
         },
     ),
     Case(

@@ -23,26 +23,30 @@ from hookd_testing.cases import case_params
 
 HARNESS = Path(__file__).parents[1] / "harness"
 CONFIG_WARNING = "Some plugin hooks use unsupported configuration."
+VISIBLE_ENV = "^(AUGMENT_(PROJECT_DIR|HOOK_EVENT|TOOL_NAME|CONVERSATION_ID)|[A-Z]+_PLUGIN_ROOT)="
+"""The variables auggie sets for a hook: each hook writes them down, hookd must match."""
 SETTINGS_FILES = {
     "user": ("home", ".augment/settings.json"),
-    "plugin": ("plugin", "hooks/hooks.json"),
+    "plugin": ("plugin", "p/hooks/hooks.json"),
     "local": ("ws", ".augment/settings.local.json"),
     "workspace": ("ws", ".augment/settings.json"),
 }
 
 
 def _script(hook: Hook) -> str:
-    """A hook that keeps its stdin and arguments (under its name, and its first argument
-    when it has one), logs when it starts and ends, then answers."""
-    tag = f"{hook.name}${{1:+-$1}}"
+    """A hook that keeps its stdin, arguments and the variables auggie sets (under its
+    name, and its first argument when it has one), logs when it starts and ends, then
+    answers."""
     return (
         "#!/bin/sh\n"
-        f'n=$(ls "$HOOK_OUT" 2>/dev/null | grep -c "^{tag}\\.stdin\\.")\n'
-        f'cat > "$HOOK_OUT/{tag}.stdin.$n"\n'
-        f'echo "$@" > "$HOOK_OUT/{tag}.args.$n"\n'
-        f'echo "start {tag}" >> "$HOOK_OUT/order.log"\n'
+        f"tag={hook.name}$(printf '%s' \"${{1:+-$1}}\" | tr -c 'A-Za-z0-9-' _)\n"
+        'n=$(ls "$HOOK_OUT" 2>/dev/null | grep -c "^$tag\\.stdin\\.")\n'
+        'cat > "$HOOK_OUT/$tag.stdin.$n"\n'
+        'echo "$@" > "$HOOK_OUT/$tag.args.$n"\n'
+        f"env | grep -E '{VISIBLE_ENV}' | sort > \"$HOOK_OUT/$tag.env.$n\"\n"
+        'echo "start $tag" >> "$HOOK_OUT/order.log"\n'
         + (f"sleep {hook.sleep}\n" if hook.sleep else "")
-        + f'echo "end {tag}" >> "$HOOK_OUT/order.log"\n'
+        + 'echo "end $tag" >> "$HOOK_OUT/order.log"\n'
         f"printf '%s' {_sh(hook.stdout)}\n"
         f"printf '%s' {_sh(hook.stderr)} >&2\n"
         f"exit {hook.exit}\n"
@@ -78,6 +82,14 @@ def _setup(case: Case, root: Path) -> dict[str, Path]:
         else:
             merged = contents.setdefault(layer, {"hooks": {}})
             merged["hooks"] = {**merged["hooks"], **extra.get("hooks", {})}
+    if "plugin" in contents:  # a local marketplace (--plugin-dir) with one plugin, p
+        market = places["plugin"] / ".augment-plugin"
+        market.mkdir()
+        (market / "marketplace.json").write_text(
+            json.dumps({"name": "m", "plugins": [{"name": "p", "source": "./p"}]})
+        )
+        (places["plugin"] / "p" / ".augment-plugin").mkdir(parents=True)
+        (places["plugin"] / "p" / ".augment-plugin" / "plugin.json").write_text('{"name": "p"}')
     for layer, content in contents.items():
         base, relative = SETTINGS_FILES[layer]
         path = places[base] / relative
@@ -98,7 +110,7 @@ def _turns(case: Case, ws: Path) -> dict[str, Any]:
 async def _run_agent(case: Case, places: dict[str, Path], auggie: str) -> dict[str, Any]:
     from agents.harness.netns import netns_argv
 
-    args = ["--plugin-dir", str(places["plugin"])] if "plugin" in _layers(case) else []
+    args = [f"--plugin-dir={places['plugin']}"] if "plugin" in _layers(case) else []
     run = {
         "auggie": auggie, "home": str(places["home"]), "project": str(places["ws"]),
         "prompt": f"case:{case.id} do the task", "turns": _turns(case, places["ws"]),
@@ -142,7 +154,7 @@ async def _fire_hookd(case: Case, places: dict[str, Path], settings: Settings) -
     first = next(iter(_runs(places["agent"], "stdin").values()), None)
     payload = json.loads(first) if first else {}
     env = {"HOOK_OUT": str(places["hookd"]), "HOME": str(places["home"])}
-    extra = {"hooksDirs": [str(places["plugin"])]} if "plugin" in _layers(case) else {}
+    extra = {"hooksDirs": [str(places["plugin"] / "p")]} if "plugin" in _layers(case) else {}
     async with trio.open_nursery() as nursery:
         await nursery.start(serve, replace(settings, home=str(places["home"])))
         rpc = await RpcClient.connect(settings.socket_path)
@@ -248,7 +260,9 @@ async def test_augment_agent_and_hookd_agree(
     for name, data in agent_stdin.items():
         assert hookd_stdin[name] == data, f"{name}: hookd's stdin differs from the agent's"
     assert _runs(places["hookd"], "args") == _runs(places["agent"], "args"), "arguments differ"
-    if any(hook.sleep for hook in case.hooks):  # quick hooks may or may not overlap
+    assert _runs(places["hookd"], "env") == _runs(places["agent"], "env"), "variables differ"
+    if all(hook.sleep and "timeout" not in hook.fields for hook in case.hooks):
+        # only hooks that all take a while overlap (or not) for sure
         assert _most_at_once(places["hookd"] / "order.log") == _most_at_once(
             places["agent"] / "order.log"
         ), "hooks overlapped in time differently"

@@ -27,7 +27,7 @@ MODELS = {
     "default_model": "fake",
     "models": [{"name": "fake", "suggested_prefix_char_count": 0,
                 "suggested_suffix_char_count": 0}],
-    "feature_flags": {"enable_hooks": True},
+    "feature_flags": {"enable_hooks": True, "enable_plugin_marketplace": True},
 }  # fmt: skip
 
 
