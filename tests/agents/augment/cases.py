@@ -32,6 +32,12 @@ class Hook:
     group: dict[str, Any] = field(default_factory=dict)
     """More keys of its matcher group (``metadata``)."""
     not_executable: bool = False
+    folder: str = ""
+    """A sub-folder of the hooks folder for its script (odd names: spaces)."""
+    symlink: bool = False
+    """The command names a symlink to the script, not the script."""
+    ignore_term: bool = False
+    """The script ignores SIGTERM (a timeout must still end it)."""
 
 
 def out(obj: Any) -> str:
@@ -390,6 +396,26 @@ CASES = [
             Hook("a", stdout=pre(updatedInput={"command": "true"})),
             Hook("b", stdout=pre(updatedInput=REWRITE), layers=("plugin",)),
         ),
+    ),
+    Case(
+        "pre-symlinked-script",
+        "a command that is a symlink to the script runs the script",
+        (Hook("a", exit=2, stderr="via link", symlink=True),),
+    ),
+    Case(
+        "pre-path-with-spaces",
+        "an unquoted script path with a space is split into words: it cannot start",
+        (W, Hook("a", exit=2, stderr="never", folder="my hooks")),
+    ),
+    Case(
+        "pre-quoted-path-with-spaces",
+        "the same path in quotes runs",
+        (Hook("a", exit=2, stderr="quoted", folder="my hooks", fields={"command": "'{script}'"}),),
+    ),
+    Case(
+        "pre-timeout-ignores-sigterm",
+        "a hook that ignores SIGTERM past its timeout: the tool still runs at once",
+        (Hook("a", sleep=3, fields=TIMEOUT, exit=2, stderr="too late", ignore_term=True),),
     ),
     # -- other events --------------------------------------------------------------------
     Case(

@@ -39,7 +39,8 @@ def _script(hook: Hook) -> str:
     answers."""
     return (
         "#!/bin/sh\n"
-        f"tag={hook.name}$(printf '%s' \"${{1:+-$1}}\" | tr -c 'A-Za-z0-9-' _)\n"
+        + ("trap '' TERM\n" if hook.ignore_term else "")
+        + f"tag={hook.name}$(printf '%s' \"${{1:+-$1}}\" | tr -c 'A-Za-z0-9-' _)\n"
         'n=$(ls "$HOOK_OUT" 2>/dev/null | grep -c "^$tag\\.stdin\\.")\n'
         'cat > "$HOOK_OUT/$tag.stdin.$n"\n'
         'echo "$@" > "$HOOK_OUT/$tag.args.$n"\n'
@@ -63,9 +64,14 @@ def _setup(case: Case, root: Path) -> dict[str, Path]:
         path.mkdir(parents=True)
     files: dict[str, dict[str, list[dict[str, Any]]]] = {}
     for hook in case.hooks:
-        script = places["hooks"] / f"{hook.name}.sh"
+        script = places["hooks"] / hook.folder / f"{hook.name}.sh"
+        script.parent.mkdir(exist_ok=True)
         script.write_text(_script(hook).replace("{ws}", str(places["ws"])))
         script.chmod(0o644 if hook.not_executable else 0o755)
+        if hook.symlink:
+            link = places["hooks"] / f"link-to-{hook.name}.sh"
+            link.symlink_to(script)
+            script = link
         handler = {"type": "command", "command": str(script), **hook.fields}
         handler["command"] = str(handler["command"]).replace("{script}", str(script))
         group: dict[str, Any] = {"hooks": [handler], **hook.group}
