@@ -80,6 +80,11 @@ W = Hook("w", matcher=".*", layers=("user",))
 even when the hook under test does not run."""
 TIMEOUT = {"timeout": 300}
 """The handler's own timeout (ms): a hook that sleeps 3 s is cut after 0.3 s."""
+ALL_METADATA = {
+    "includeUserContext": True,
+    "includeMCPMetadata": True,
+    "includeConversationData": True,
+}
 REWRITE = {"command": "touch {ws}/rewritten", "wait": True, "max_wait_seconds": 30}
 
 CASES = [
@@ -416,6 +421,18 @@ CASES = [
         "pre-timeout-ignores-sigterm",
         "a hook that ignores SIGTERM past its timeout: the tool still runs at once",
         (Hook("a", sleep=3, fields=TIMEOUT, exit=2, stderr="too late", ignore_term=True),),
+    ),
+    # -- metadata ----------------------------------------------------------------------
+    Case(
+        "metadata-one-payload-per-fire",
+        "one group's opt-in (context, mcp_metadata, user_prompt) reaches every hook of the fire",
+        (Hook("a", group={"metadata": ALL_METADATA}), Hook("b", matcher=".*")),
+    ),
+    Case(
+        "metadata-stop-conversation",
+        "includeConversationData adds conversation on Stop",
+        (Hook("a", group={"metadata": ALL_METADATA}),),
+        event="Stop",
     ),
     # -- other events --------------------------------------------------------------------
     Case(
