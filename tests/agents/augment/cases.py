@@ -132,14 +132,9 @@ CASES = [
         (Hook("a", stdout=out({"systemMessage": "shown", **json.loads(pre("deny"))})),),
     ),
     Case(
-        "pre-json-allow-reason",
-        "allow: the tool runs; auggie shows an allow's reason to nobody",
-        (Hook("a", stdout=pre("allow", "fine by me")),),
-    ),
-    Case(
-        "pre-json-ask",
-        "ask is not a block in --print: the tool runs",
-        (Hook("a", stdout=pre("ask", "are you sure")),),
+        "pre-json-allow-ask-reasons",
+        "allow and ask: the tool runs (ask never asks in --print); their reasons reach nobody",
+        (Hook("a", stdout=pre("allow", "fine by me")), Hook("b", stdout=pre("ask", "sure?"))),
     ),
     Case(
         "pre-continue-false",
@@ -173,13 +168,8 @@ CASES = [
     ),
     Case(
         "pre-plain-stdout-and-stderr",
-        "plain stdout and each stderr line of a hook that exits 0 are shown to the user",
-        (Hook("a", stdout="plain words", stderr="line one\n\nline two"),),
-    ),
-    Case(
-        "pre-invalid-json",
-        "output that is not JSON: plain text for the user; the tool runs",
-        (Hook("a", stdout="{not json"),),
+        "stdout that is not JSON and each stderr line of a hook that exits 0 go to the user",
+        (Hook("a", stdout="{not json", stderr="line one\n\nline two"),),
     ),
     Case(
         "pre-json-wrong-type",
@@ -411,11 +401,6 @@ CASES = [
         "pre-path-with-spaces",
         "an unquoted script path with a space is split into words: it cannot start",
         (W, Hook("a", exit=2, stderr="never", folder="my hooks")),
-    ),
-    Case(
-        "pre-quoted-path-with-spaces",
-        "the same path in quotes runs",
-        (Hook("a", exit=2, stderr="quoted", folder="my hooks", fields={"command": "'{script}'"}),),
     ),
     Case(
         "pre-timeout-ignores-sigterm",
