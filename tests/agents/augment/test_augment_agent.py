@@ -124,15 +124,26 @@ async def _run_agent(case: Case, places: dict[str, Path], auggie: str) -> dict[s
     }  # fmt: skip
     (places["run"] / "run.json").write_text(json.dumps(run))
     argv = netns_argv([sys.executable, str(HARNESS / "drive_augment.py"), str(places["run"])])
-    await trio.run_process(argv, capture_stdout=True, capture_stderr=True)
+    driven = await trio.run_process(argv, capture_stdout=True, capture_stderr=True, check=False)
+    if driven.returncode != 0:
+        pytest.fail(
+            "the auggie driver failed (in the loopback-only namespace): "
+            + driven.stderr.decode(errors="replace")[-2000:],
+            pytrace=False,
+        )
     requests = []
     log = places["run"] / "requests.jsonl"
     if log.exists():
         requests = [json.loads(line) for line in log.read_text().splitlines()]
     tagged = [r for r in requests if f"case:{case.id}" in json.dumps(r)]
     stdout = (places["run"] / "agent.stdout").read_text(errors="replace")
-    if not (places["run"] / "observation.json").exists():
-        pytest.fail(f"auggie did not finish: {(places['run'] / 'agent.stderr').read_text()}")
+    observation = json.loads((places["run"] / "observation.json").read_text())
+    if observation["exit"] != 0:
+        pytest.fail(
+            f"auggie exited with {observation['exit']}: "
+            + (places["run"] / "agent.stderr").read_text(errors="replace")[-2000:],
+            pytrace=False,
+        )
     return {
         "ran": (places["ws"] / "ran").exists(),
         "rewritten": (places["ws"] / "rewritten").exists(),
