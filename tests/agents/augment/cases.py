@@ -189,6 +189,11 @@ CASES = [
             ),
         ),
     ),
+    Case(
+        "pre-json-null-field",
+        "a known field that is null fails the schema too: the deny beside it is plain text",
+        (Hook("a", stdout=out({"systemMessage": None, **json.loads(pre("deny", "no"))})),),
+    ),
     # -- PreToolUse: updatedInput ------------------------------------------------------
     Case(
         "pre-updated-input",

@@ -530,13 +530,13 @@ def hook_result(spec: HookSpec, request: FireRequest, outcome: ProcessOutcome) -
         if spec.options.get("failure_policy") == "strict":
             obj = json_output(stdout)
             if obj is not None:  # hookd's stricter reading: a valid block still blocks
-                _json_fields(obj, result, request.event)
+                _json_fields(obj, result)
         return result
     if code == 2 and request.event == "PreToolUse":
         result["continue"] = False
     obj = json_output(stdout)
     if obj is not None:
-        _json_fields(obj, result, request.event)
+        _json_fields(obj, result)
     return result
 
 
@@ -578,21 +578,19 @@ _SPECIFIC_TYPES: dict[str, dict[str, Any]] = {
 
 
 def _valid(obj: Mapping[str, Any]) -> bool:
+    """auggie's zod schema: a known field may be absent, never ``null`` or mistyped."""
     for key, kind in _TOP_TYPES.items():
-        if key in obj and obj[key] is not None and not _is(obj[key], kind):
+        if key in obj and not _is(obj[key], kind):
             return False
-    specific = obj.get("hookSpecificOutput")
-    if specific is None:
+    if "hookSpecificOutput" not in obj:
         return True
+    specific = obj["hookSpecificOutput"]
     if not isinstance(specific, dict):
         return False
     fields = _SPECIFIC_TYPES.get(specific.get("hookEventName"))  # type: ignore[arg-type]
     if fields is None:
         return False
-    return all(
-        key not in specific or specific[key] is None or _is(specific[key], kind)
-        for key, kind in fields.items()
-    )
+    return all(key not in specific or _is(specific[key], kind) for key, kind in fields.items())
 
 
 def _is(value: object, kind: Any) -> bool:
@@ -605,7 +603,7 @@ def _is(value: object, kind: Any) -> bool:
     return isinstance(value, kind)
 
 
-def _json_fields(obj: Mapping[str, Any], result: dict[str, Any], event: str) -> None:
+def _json_fields(obj: Mapping[str, Any], result: dict[str, Any]) -> None:
     """auggie's ``parseJsonResult``: what a valid JSON answer sets."""
     result["json"] = True
     for key in ("stopReason", "systemMessage", "additionalContext"):
@@ -638,7 +636,6 @@ def _json_fields(obj: Mapping[str, Any], result: dict[str, Any], event: str) -> 
         context = specific.get("additionalContext") or result.get("additionalContext")
         if context:
             result["sessionStartContext"] = context
-    _ = event
 
 
 def interpret(spec: HookSpec, request: FireRequest, outcome: ProcessOutcome) -> Verdict:
