@@ -55,7 +55,8 @@ async def test_a_settings_file_nested_too_deeply_is_that_files_error(
     result = await rpc.fire(dialect, "PreToolUse", [str(workspace)], {"tool_name": "Bash"})
 
     assert result["blocked"] is True
-    assert result["reason"] == "policy says no"
+    prefix = "[hook:PreToolUse]: " if dialect == "augment" else ""  # auggie's own wording
+    assert result["reason"] == prefix + "policy says no"
     assert any("nested too deeply" in w for w in result["warnings"]), result["warnings"]
 
 

@@ -153,14 +153,11 @@ CASES: list[Case] = [
         "variables-from-the-agent-environment",
         f"{REFERENCE} § Hook Execution Details: hooks run with Auggie's environment: "
         "variables the agent passes in the fire's env reach the hook, its own AUGMENT_* "
-        "ones included",
+        "ones included; auggie 0.36.0 sets the documented AUGMENT_* variables over its own "
+        "environment's (tests/agents/augment)",
         "PreToolUse",
         TOOL,
-        {
-            **documented("PreToolUse"),
-            "AUGMENT_API_TOKEN": "agent-token",
-            "AUGMENT_PROJECT_DIR": "/agent/project",
-        },
+        {**documented("PreToolUse"), "AUGMENT_API_TOKEN": "agent-token"},
         env={"AUGMENT_API_TOKEN": "agent-token", "AUGMENT_PROJECT_DIR": "/agent/project"},
     ),
     # --- stdin per event
@@ -209,11 +206,13 @@ CASES: list[Case] = [
     ),
     Case(
         "stdin-client-workspace-roots-kept",
-        f"{COMMON}: workspace_roots as the agent sends them",
+        f"{COMMON}: workspace_roots as the agent sends them; auggie 0.36.0 runs the hook "
+        "in the payload's first root and names it in AUGMENT_PROJECT_DIR",
         "SessionStart",
-        {"conversation_id": CONVERSATION, "workspace_roots": ["/Users/p"]},
-        documented("SessionStart"),
-        stdin=common("SessionStart", ["/Users/p"]),
+        {"conversation_id": CONVERSATION, "workspace_roots": ["/"]},
+        documented("SessionStart", project="/"),
+        stdin=common("SessionStart", ["/"]),
+        cwd="/",
     ),
 ]
 
@@ -260,8 +259,9 @@ async def test_hook_input(augment: Augment, case: Case) -> None:
 
 async def test_stdin_is_written_as_json_stringify_writes_it(augment: Augment) -> None:
     """augment-hooks.md § Hook Input: 'Hooks receive event data via stdin as a JSON
-    object'; Augment is a Node agent, so the bytes are ``JSON.stringify``'s: compact and
-    raw UTF-8, so that a hook grepping its stdin for ``résumé`` finds it."""
+    object'; auggie 0.36.0 writes ``JSON.stringify(event, null, 2)`` (two-space indent,
+    raw UTF-8; tests/agents/augment compares the bytes), so that a hook grepping its stdin
+    for ``résumé`` finds it."""
     out = augment.tmp / "stdin.json"
     probe = augment.script("probe.sh", f"cat > '{out}'")
     augment.write("workspace", PreToolUse=[group(probe)])
@@ -269,5 +269,5 @@ async def test_stdin_is_written_as_json_stringify_writes_it(augment: Augment) ->
     await augment.fire("PreToolUse", {"tool_name": "view", "tool_input": {"path": "résumé.md"}})
 
     raw = out.read_bytes().decode("utf-8")
-    assert '"tool_input":{"path":"résumé.md"}' in raw
-    assert '": ' not in raw  # no spaces after separators
+    assert '"tool_input": {\n    "path": "résumé.md"\n  }' in raw
+    assert raw.startswith('{\n  "tool_name": "view",\n')

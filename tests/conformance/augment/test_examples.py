@@ -881,10 +881,123 @@ CASES: list[Example] = [
 ]
 
 
-def payload_of(case: Example) -> dict[str, Any]:
+AGENT_SAYS: dict[str, dict[str, Any]] = {
+    "structure-launch-process-rm-rf-blocked": {
+        "reason": "[hook:PreToolUse]: Command: rm -rf /tmp/build\nBlocked dangerous command",
+        "native": {
+            "hookSpecificOutput": {
+                "hookEventName": "PreToolUse",
+                "permissionDecision": "deny",
+                "permissionDecisionReason": "[hook:PreToolUse]: "
+                "Command: "
+                "rm "
+                "-rf "
+                "/tmp/build\n"
+                "Blocked "
+                "dangerous "
+                "command",
+            }
+        },
+    },
+    "session-start-settings-issues-bash": {"context": None, "native": {}},
+    "session-start-issues-python": {"context": None},
+    "user-permissions-other-user-blocked-bash": {
+        "reason": "[hook:PreToolUse]: Only admins can deploy"
+    },
+    "user-permissions-without-opt-in-sees-no-email-bash": {
+        "reason": "[hook:PreToolUse]: Only admins can deploy"
+    },
+    "user-permissions-other-user-blocked-python": {
+        "reason": "[hook:PreToolUse]: Only admins can deploy"
+    },
+    "user-permissions-without-opt-in-sees-no-email-python": {
+        "reason": "[hook:PreToolUse]: Only admins can deploy"
+    },
+    "mcp-limit-blocks-215-tools-bash": {
+        "reason": "[hook:PreToolUse]: Too many MCP tools enabled (215). Contact admin."
+    },
+    "mcp-limit-blocks-215-tools-python": {
+        "reason": "[hook:PreToolUse]: Too many MCP tools enabled (215). Contact admin."
+    },
+    "require-tests-blocks-stop-bash": {
+        "blocked": False,
+        "decision": None,
+        "reason": None,
+        "native": {},
+    },
+    "require-tests-without-opt-in-sees-no-changes-bash": {"blocked": False, "reason": None},
+    "require-tests-blocks-stop-python": {
+        "blocked": False,
+        "decision": None,
+        "reason": None,
+        "native": {},
+    },
+    "require-tests-without-opt-in-sees-no-changes-python": {"blocked": False, "reason": None},
+    "read-input-pre-tool-use-bash": {
+        "systemMessage": "Event: PreToolUse, Tool: launch-process, Conversation: conv-xyz789",
+        "verboseOutput": None,
+    },
+    "read-input-session-start-bash": {"context": None},
+    "read-input-pre-tool-use-python": {
+        "systemMessage": "Event: PreToolUse, Tool: launch-process, Conversation: conv-xyz789",
+        "verboseOutput": None,
+    },
+    "read-input-session-start-python": {"context": None},
+    "block-exit-2-bash": {
+        "reason": "[hook:PreToolUse]: Blocked dangerous command: sudo rm -rf /var/tmp"
+    },
+    "block-exit-2-python": {
+        "reason": "[hook:PreToolUse]: Blocked dangerous command: sudo rm -rf /var/tmp"
+    },
+    "json-output-format": {
+        "systemMessage": None,
+        "native": {
+            "hookSpecificOutput": {
+                "hookEventName": "PreToolUse",
+                "permissionDecision": "deny",
+                "permissionDecisionReason": "Security policy violation",
+            }
+        },
+    },
+    "json-stop-block": {"blocked": False, "decision": None, "reason": None, "native": {}},
+    "json-session-start-context": {"context": None},
+    "complete-exit-2-bash": {"reason": "[hook:PreToolUse]: Blocked dangerous command: rm -rf dist"},
+    "complete-exit-2-python": {
+        "reason": "[hook:PreToolUse]: Blocked dangerous command: rm -rf dist"
+    },
+    "metadata-options-pre-tool-use-bash": {
+        "systemMessage": "User: , Model: , MCP: yes, Server: my-server",
+        "verboseOutput": None,
+    },
+    "metadata-options-pre-tool-use-python": {
+        "systemMessage": "User: , Model: , MCP: yes",
+        "verboseOutput": None,
+    },
+    "metadata-stop-bash": {"verboseOutput": None},
+    "metadata-stop-python": {"verboseOutput": None},
+    "analytics-post-tool-use-bash": {"verboseOutput": None},
+    "analytics-post-tool-use-python": {"verboseOutput": None},
+    "block-mcp-server-with-mcp-metadata": {
+        "reason": "[hook:PreToolUse]: This MCP server is blocked by security policy"
+    },
+    "fast-early-return-rm-rf-bash": {"reason": "[hook:PreToolUse]: Blocked dangerous command"},
+    "fast-early-return-rm-rf-python": {"reason": "[hook:PreToolUse]: Blocked dangerous command"},
+}
+"""Where auggie 0.36.0 (the judge, run in ``tests/agents/augment``) contradicts what the
+document says these examples do, the result fields it gives instead: a PreToolUse block
+says ``[hook:PreToolUse]: <stderr>``; plain stdout goes to the user (``systemMessage``,
+never ``verboseOutput``); a Stop block and SessionStart context change nothing; a user
+message beside a block is not shown."""
+
+
+def payload_of(case: Example, ws: Path) -> dict[str, Any]:
+    """The event; the document's ``/Users/username/project`` root becomes the test's
+    workspace (auggie 0.36.0 runs a hook in the payload's first root, so it must exist)."""
     payload = dict(base_payload(case.event) if case.payload is None else case.payload)
     for name in case.fields:
         payload.update(example_json(name))
+    if "workspace_roots" in payload:
+        payload["workspace_roots"] = [str(ws)]
     return payload
 
 
@@ -928,11 +1041,11 @@ async def test_example(augment: Augment, case: Example) -> None:
     env = install_stubs(augment, case.stubs)
     install(augment, case)
 
-    result = await augment.fire(case.event, payload_of(case), env=env)
+    result = await augment.fire(case.event, payload_of(case, augment.ws), env=env)
 
     assert len(result["hooks"]) == case.ran, result["hooks"]
     assert all(h["error"] is None and not h["timedOut"] for h in result["hooks"]), result
-    for key, want in case.expect.items():
+    for key, want in {**case.expect, **AGENT_SAYS.get(case.id, {})}.items():
         if isinstance(want, str):
             want = want.replace("$WS", str(augment.ws))
         assert result[key] == want, (key, result)
@@ -948,7 +1061,8 @@ async def test_save_event_data_writes_the_event_hookd_sent(augment: Augment) -> 
     before = target.read_bytes() if target.exists() else None
     augment.write("workspace", Stop=[group(augment.install("hooks/save-event-data.sh"))])
     try:
-        result = await augment.fire("Stop", example_json("events/stop.json"))
+        event = {**example_json("events/stop.json"), "workspace_roots": [str(augment.ws)]}
+        result = await augment.fire("Stop", event)
         saved = json.loads(target.read_text())
     finally:
         if before is None:
@@ -957,7 +1071,7 @@ async def test_save_event_data_writes_the_event_hookd_sent(augment: Augment) -> 
             target.write_bytes(before)
 
     assert result["hooks"][0]["exitCode"] == 0
-    assert saved == {**example_json("events/stop.json"), "hook_event_name": "Stop"}
+    assert saved == {**event, "hook_event_name": "Stop"}
 
 
 async def test_background_job_returns_immediately(augment: Augment) -> None:
@@ -997,13 +1111,15 @@ async def test_create_test_event_snippet_gives_a_payload_hookd_accepts(augment: 
     exactly as it would by hand: same event, tool and conversation; nothing blocks."""
     await snippet("bash", "snippets/create-test-event.sh", cwd=augment.tmp)
     event = json.loads((augment.tmp / "test-event.json").read_text())
+    if "workspace_roots" in event:  # auggie runs a hook in the payload's first root
+        event["workspace_roots"] = [str(augment.ws)]
     augment.write("workspace", PreToolUse=[group(augment.install("hooks/read-input.sh"))])
 
     result = await augment.fire("PreToolUse", event)
 
     assert result["blocked"] is False
-    assert (
-        result["verboseOutput"]
+    assert (  # auggie 0.36.0 shows plain stdout to the user, verbose or not
+        result["systemMessage"]
         == "Event: PreToolUse, Tool: launch-process, Conversation: test-conv"
     )
 

@@ -122,9 +122,10 @@ MATCHES: list[Match] = [
         ("get_file_github_mcp", True, False),
     ),
     *cases(
-        f"{PATTERNS}: a plain regex is matched against every tool name, MCP names too",
+        f"{PATTERNS}: a plain regex is matched against every tool name, MCP names too; "
+        "auggie 0.36.0 matches a plain regex (other than .*) against non-MCP tools only",
         "my-server",
-        ("search_my-server", True, True),
+        ("search_my-server", True, False),
     ),
     Match(
         "post-tool-use-uses-the-same-matchers",
@@ -152,7 +153,7 @@ MATCHES: list[Match] = [
         "launch-process(",
         False,
         False,
-        warning="not a valid regular expression",
+        warning="invalid regex pattern",
     ),
     Match(
         "invalid-mcp-regex-never-matches",
@@ -162,7 +163,7 @@ MATCHES: list[Match] = [
         "search_my-server",
         True,
         False,
-        warning="not a valid regular expression",
+        warning="invalid regex pattern",
     ),
 ]
 
@@ -195,14 +196,14 @@ async def test_matcher_is_not_used_outside_tool_events(augment: Augment, event: 
     """augment-hooks.md § Structure: matcher is not used for session events (SessionStart,
     SessionEnd, Stop): a group with a non-matching or even invalid matcher still runs
     (Notification, a listed hook_event_name, has no tool either)."""
-    script = augment.script("h.sh", "cat >/dev/null")
+    scripts = [augment.script(f"h{i}.sh", "cat >/dev/null") for i in range(3)]
     augment.write(
         "workspace",
         **{
             event: [
-                group(script, matcher="launch-process"),
-                group(script, matcher="mcp:*"),
-                group(script, matcher="broken("),
+                group(scripts[0], matcher="launch-process"),
+                group(scripts[1], matcher="mcp:*"),
+                group(scripts[2], matcher="broken("),
             ]
         },
     )

@@ -2,8 +2,10 @@
 only when its configuration opts in, and only on the events each is available for.
 
 The client sends all three on every event (it cannot know which hook wants what);
-hookd filters them per hook. Every case has a second, plain group in the same file as a
-control: it must receive none of them.
+hookd filters them per fire. auggie 0.36.0 builds one payload for all of a fire's hooks,
+with a field when any matched group opted in to it, so the second, plain group of every
+case receives what the first opted in to; a handler with hookd's ``metadataScope:
+"own"`` receives only its own group's fields.
 
 Reference: ``augment-hooks.md`` § Hook Metadata (Configuration) (Available Metadata
 Options, Metadata availability by event type, Privacy Considerations), § Metadata-Based
@@ -60,6 +62,8 @@ class Case:
     sent: frozenset[str] = frozenset(PRIVATE)
     where: str = "group"
     """``group``: metadata beside ``hooks``; ``handler``: on the handler object."""
+    runs: bool = True
+    """False: auggie's schema drops the event's hooks of the file (nothing runs)."""
     xfail: str | None = None
     skip: str | None = None
 
@@ -113,10 +117,12 @@ CASES: list[Case] = [
     ),
     Case(
         "truthy-non-booleans-do-not-opt-in",
-        f'{PRIVACY}: explicit opt-in: only true opts in (not "true", 1 or "yes")',
+        f'{PRIVACY}: explicit opt-in: only true opts in (not "true", 1 or "yes"); auggie '
+        "0.36.0's schema refuses such a group, so the file's hooks for the event never run",
         "PostToolUse",
         {"includeUserContext": "true", "includeMCPMetadata": 1, "includeConversationData": "yes"},
         frozenset(),
+        runs=False,
     ),
     Case(
         "opt-in-does-not-invent-fields",
@@ -130,10 +136,11 @@ CASES: list[Case] = [
     Case(
         "handler-level-metadata",
         f"{REFERENCE} § Structure (Configuration fields): metadata is listed with the "
-        "handler fields (the examples put it on the group; hookd accepts both)",
+        "handler fields (the examples put it on the group); auggie 0.36.0 reads it on the "
+        "group only",
         "PreToolUse",
         {"includeMCPMetadata": True},
-        frozenset({"mcp_metadata"}),
+        frozenset(),
         where="handler",
     ),
 ]
@@ -153,31 +160,45 @@ async def test_metadata(augment: Augment, case: Case) -> None:
 
     result = await augment.fire(case.event, payload)
 
+    if not case.runs:
+        assert result["hooks"] == []
+        assert any("metadata" in w for w in result["warnings"]), result["warnings"]
+        return
     assert [h["exitCode"] for h in result["hooks"]] == [0, 0]
     got = json.loads((augment.tmp / "opted.json").read_text())
     control = json.loads((augment.tmp / "plain.json").read_text())
     assert {k for k in PRIVATE if k in got} == case.receives
     assert all(got[k] == PRIVATE[k] for k in case.receives)
-    assert not set(PRIVATE) & set(control)
+    assert {k for k in PRIVATE if k in control} == case.receives  # one payload per fire
     public = {k: v for k, v in payload.items() if k not in PRIVATE}
     assert {k: got[k] for k in public} == {k: control[k] for k in public} == public
 
 
-async def test_a_handlers_own_false_beats_its_groups_true(augment: Augment) -> None:
-    """Privacy Considerations: explicit opt-in. hookd also reads ``metadata`` on a handler (a
-    leniency); there, key by key, the handler's own word wins over its group's, so a
-    ``false`` written on the handler is never overridden."""
+async def test_metadata_scope_own_keeps_a_hook_to_its_own_groups_fields(
+    augment: Augment,
+) -> None:
+    """Privacy Considerations: explicit opt-in. auggie gives every hook of a fire the
+    fields any matched group opted in to; hookd's handler key ``metadataScope: "own"``
+    (auggie ignores it) keeps a hook to what its own group opted in to."""
     opted = augment.script("opted.sh", f"cat > {augment.tmp / 'opted.json'}")
+    shared = augment.script("shared.sh", f"cat > {augment.tmp / 'shared.json'}")
+    own = augment.script("own.sh", f"cat > {augment.tmp / 'own.json'}")
     first = group(opted)
     first["metadata"] = {"includeConversationData": True, "includeUserContext": True}
-    first["hooks"][0]["metadata"] = {"includeConversationData": False}
-    augment.write("workspace", Stop=[first])
+    private = group(own)
+    private["hooks"][0]["metadataScope"] = "own"
+    augment.write("workspace", Stop=[first, group(shared), private])
 
     await augment.fire("Stop", {**base_payload("Stop"), **PRIVATE})
 
-    got = json.loads((augment.tmp / "opted.json").read_text())
-    assert "conversation" not in got
-    assert got["context"] == PRIVATE["context"]
+    for name in ("opted", "shared"):
+        got = json.loads((augment.tmp / f"{name}.json").read_text())
+        assert (got["conversation"], got["context"]) == (
+            PRIVATE["conversation"],
+            PRIVATE["context"],
+        )
+    kept = json.loads((augment.tmp / "own.json").read_text())
+    assert not set(PRIVATE) & set(kept)
 
 
 async def test_an_opt_in_revoked_by_an_edit_that_breaks_the_file_is_revoked(

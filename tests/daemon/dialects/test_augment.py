@@ -11,7 +11,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from hookd_testing import Gate, fire_in_flight, wait_until, write_executable, write_json
+import pytest
+
+from hookd_testing import Gate, wait_until, write_executable, write_json
 
 PRIVATE = {
     "context": {"userEmail": "user@example.com", "modelName": "Claude Opus 4.5"},
@@ -54,14 +56,14 @@ def commands(result) -> list[str]:
     return [Path(h["command"]).name for h in result["hooks"]]
 
 
-async def test_four_locations_run_system_local_workspace_user(rpc, workspace, settings) -> None:
-    """/etc/augment, then <ws>/.augment/settings.local.json, <ws>/.augment/settings.json, ~."""
+async def test_four_locations_run_system_user_local_workspace(rpc, workspace, settings) -> None:
+    """auggie 0.36.0: /etc/augment, ~, <ws>/.augment/settings.local.json, then settings.json."""
     log = workspace / "log"
     places = {
         "system": Path(settings.system_root) / "etc" / "augment" / "settings.json",
+        "user": Path(settings.home) / ".augment" / "settings.json",
         "workspace-local": workspace / ".augment" / "settings.local.json",
         "workspace": workspace_settings(workspace),
-        "user": Path(settings.home) / ".augment" / "settings.json",
     }
     for name, path in places.items():
         hook = script(workspace / "hooks" / f"{name}.sh", f"cat >/dev/null; echo {name} >> {log}")
@@ -69,13 +71,14 @@ async def test_four_locations_run_system_local_workspace_user(rpc, workspace, se
 
     result = await fire(rpc, workspace)
 
-    assert log.read_text().split() == list(places)
+    assert sorted(log.read_text().split()) == sorted(places)  # run in parallel
     assert [h["layer"] for h in result["hooks"]] == list(places)
     assert [h["source"] for h in result["hooks"]] == [str(p) for p in places.values()]
 
 
-async def test_hooks_run_sequentially_in_definition_order(rpc, workspace) -> None:
-    """ "Hook execution is sequential": the next hook starts only after the previous one ended."""
+async def test_hooks_run_in_parallel_reported_in_definition_order(rpc, workspace) -> None:
+    """auggie 0.36.0 runs an event's hooks in parallel: while the first waits on a gate the
+    others start and end; the result lists them in definition order."""
     log = workspace / "log"
     gate = Gate(workspace / "gate")
     first = script(workspace / "first.sh",
@@ -86,13 +89,13 @@ async def test_hooks_run_sequentially_in_definition_order(rpc, workspace) -> Non
 
     fire_id = await rpc.start("fire", {"agent": "augment", "event": "PreToolUse",
                                        "workspaceRoots": [str(workspace)], "payload": TOOL})  # fmt: skip
-    await wait_until(lambda: log.exists() and log.read_text() == "s1\n")
-    in_flight = await fire_in_flight(rpc)
+    await wait_until(lambda: log.exists() and {"s1", "e2", "e3"} <= set(log.read_text().split()))
+    before_gate = log.read_text().split()
     await gate.open()
     result = (await rpc.recv_response(fire_id))["result"]
 
-    assert len(in_flight["running"]) == 1
-    assert log.read_text().split() == ["s1", "e1", "s2", "e2", "s3", "e3"]
+    assert sorted(before_gate) == ["e2", "e3", "s1", "s2", "s3"]  # the first still waits
+    assert log.read_text().split()[-1] == "e1"
     assert commands(result) == ["first.sh", "second.sh", "third.sh"]
 
 
@@ -140,16 +143,18 @@ async def test_mcp_prefix_matches_only_mcp_tools(rpc, workspace) -> None:
 
 
 async def test_session_events_ignore_matchers(rpc, workspace) -> None:
-    """SessionStart, SessionEnd and Stop hooks run whatever matcher their group has."""
+    """SessionStart, SessionEnd and Stop hooks run whatever matcher their group has (auggie
+    drops it, so the groups merge and the same hook runs once)."""
     hook = script(workspace / "session.sh", "exit 0")
-    groups = [group(hook, matcher="launch-process"), group(hook, matcher="mcp:*")]
+    other = script(workspace / "other.sh", "exit 0")
+    groups = [group(hook, matcher="launch-process"), group(hook, other, matcher="mcp:*")]
     settings_file(workspace_settings(workspace),
                   SessionStart=groups, SessionEnd=groups, Stop=groups)  # fmt: skip
 
     results = [await fire(rpc, workspace, event, {"conversation_id": "c"})
                for event in ("SessionStart", "SessionEnd", "Stop")]  # fmt: skip
 
-    assert [len(r["hooks"]) for r in results] == [2, 2, 2]
+    assert [commands(r) for r in results] == [["session.sh", "other.sh"]] * 3
 
 
 async def test_timeout_is_in_milliseconds_and_does_not_block(rpc, workspace) -> None:
@@ -180,22 +185,22 @@ async def test_exit_2_on_pre_tool_use_blocks_with_stderr(rpc, workspace) -> None
 
     assert result["blocked"] is True
     assert result["decision"] == "deny"
-    assert result["reason"] == "Blocked: rm -rf"
+    assert result["reason"] == "[hook:PreToolUse]: Blocked: rm -rf"  # auggie's wording
     assert result["native"]["hookSpecificOutput"] == {
         "hookEventName": "PreToolUse", "permissionDecision": "deny",
-        "permissionDecisionReason": "Blocked: rm -rf",
+        "permissionDecisionReason": "[hook:PreToolUse]: Blocked: rm -rf",
     }  # fmt: skip
 
 
 async def test_exit_2_on_session_start_does_not_block(rpc, workspace) -> None:
-    """Exit code 2 on SessionStart is a failure shown to the user, never a block."""
+    """Exit code 2 on SessionStart is a message shown to the user, never a block."""
     hook = script(workspace / "start.sh", "echo 'fix your config' >&2; exit 2")
     settings_file(workspace_settings(workspace), SessionStart=[group(hook)])
 
     result = await fire(rpc, workspace, "SessionStart", {"conversation_id": "c"})
 
     assert result["blocked"] is False
-    assert "fix your config" in result["hooks"][0]["error"]
+    assert result["systemMessage"] == "[hook:SessionStart]: fix your config"
 
 
 async def test_other_exit_codes_are_non_blocking_errors(rpc, workspace) -> None:
@@ -208,8 +213,8 @@ async def test_other_exit_codes_are_non_blocking_errors(rpc, workspace) -> None:
 
     assert result["blocked"] is False
     assert result["hooks"][0]["exitCode"] == 1
-    assert "exit code 1" in result["hooks"][0]["error"]
-    assert "boom" in result["hooks"][0]["error"]
+    assert result["hooks"][0]["error"] == "Failed with non-blocking status code 1: boom"
+    assert result["systemMessage"] == "Failed with non-blocking status code 1: boom"
 
 
 async def test_json_permission_decision_deny_blocks(rpc, workspace) -> None:
@@ -243,18 +248,22 @@ async def test_shebang_selects_the_interpreter_of_a_sh_script(rpc, workspace) ->
 
     assert safe["blocked"] is False
     assert dangerous["blocked"] is True
-    assert dangerous["reason"] == "Blocked dangerous command"
+    assert dangerous["reason"] == "[hook:PreToolUse]: Blocked dangerous command"
 
 
-async def test_session_start_plain_stdout_becomes_context(rpc, workspace) -> None:
-    """SessionStart stdout (not JSON) is injected as context for the agent."""
-    hook = script(workspace / "issues.sh", "echo 'Current open issues:'; echo '#12 login bug'")
-    settings_file(workspace_settings(workspace), SessionStart=[group(hook)])
+async def test_session_start_output_reaches_nobody(rpc, workspace) -> None:
+    """SessionStart stdout, plain or as additionalContext, is context by the document;
+    auggie 0.36.0 drops it (tests/agents/augment::session-start-context-dropped)."""
+    out = {"hookSpecificOutput": {"hookEventName": "SessionStart",
+                                  "additionalContext": "Current sprint: Sprint 23"}}  # fmt: skip
+    plain = script(workspace / "issues.sh", "echo 'Current open issues:'; echo '#12 login bug'")
+    as_json = script(workspace / "sprint.sh", f"echo '{json.dumps(out)}'")
+    for hook in (plain, as_json):
+        settings_file(workspace_settings(workspace), SessionStart=[group(hook)])
 
-    result = await fire(rpc, workspace, "SessionStart", {"conversation_id": "c"})
+        result = await fire(rpc, workspace, "SessionStart", {"conversation_id": "c"})
 
-    assert result["context"] == "Current open issues:\n#12 login bug"
-    assert result["native"]["hookSpecificOutput"]["additionalContext"] == result["context"]
+        assert (result["context"], result["systemMessage"], result["native"]) == (None, None, {})
 
 
 async def test_post_tool_use_additional_context(rpc, workspace) -> None:
@@ -271,7 +280,8 @@ async def test_post_tool_use_additional_context(rpc, workspace) -> None:
 
 
 async def test_post_tool_use_cannot_block(rpc, workspace) -> None:
-    """PostToolUse decision "block" and exit 2 only send a reason to the agent: nothing blocks."""
+    """PostToolUse decision "block" and exit 2 block nothing; auggie appends its exit-2
+    message to the tool result (``context``) and drops a decision's reason."""
     out = {"hookSpecificOutput": {"hookEventName": "PostToolUse", "decision": "block",
                                   "reason": "the edit broke the build"}}  # fmt: skip
     decide = script(workspace / "decide.sh", f"cat >/dev/null; echo '{json.dumps(out)}'")
@@ -282,24 +292,13 @@ async def test_post_tool_use_cannot_block(rpc, workspace) -> None:
 
     assert result["blocked"] is False
     assert [h["blocked"] for h in result["hooks"]] == [False, False]
-    assert "the edit broke the build" in result["reason"]
-    assert "lint: 3 errors" in result["reason"]
+    assert result["context"] == "[hook:PostToolUse]: lint: 3 errors"
+    assert result["reason"] is None
 
 
-async def test_session_start_json_additional_context(rpc, workspace) -> None:
-    """SessionStart may also give its context as hookSpecificOutput.additionalContext."""
-    out = {"hookSpecificOutput": {"hookEventName": "SessionStart",
-                                  "additionalContext": "Current sprint: Sprint 23"}}  # fmt: skip
-    hook = script(workspace / "sprint.sh", f"echo '{json.dumps(out)}'")
-    settings_file(workspace_settings(workspace), SessionStart=[group(hook)])
-
-    result = await fire(rpc, workspace, "SessionStart", {"conversation_id": "c"})
-
-    assert result["context"] == "Current sprint: Sprint 23"
-
-
-async def test_updated_input_is_not_supported(rpc, workspace) -> None:
-    """Modifying tool input (updatedInput) is not supported by Augment: it is ignored."""
+async def test_updated_input_is_applied(rpc, workspace) -> None:
+    """The document says updatedInput is not supported; auggie 0.36.0 applies it
+    (tests/agents/augment::pre-updated-input)."""
     out = {"hookSpecificOutput": {"hookEventName": "PreToolUse",
                                   "updatedInput": {"command": "echo safe"}}}  # fmt: skip
     hook = script(workspace / "rewrite.sh", f"cat >/dev/null; echo '{json.dumps(out)}'")
@@ -307,13 +306,14 @@ async def test_updated_input_is_not_supported(rpc, workspace) -> None:
 
     result = await fire(rpc, workspace)
 
-    assert result["updatedInputFrom"] is None
-    assert result["updatedInput"] is None
+    assert result["updatedInputFrom"] == str(workspace_settings(workspace))
+    assert result["updatedInput"] == {"command": "echo safe"}
     assert result["blocked"] is False
 
 
-async def test_stop_decision_block_prevents_stopping(rpc, workspace) -> None:
-    """Stop with decision "block" blocks the agent from finishing, with the reason."""
+async def test_stop_decision_block_is_ignored(rpc, workspace) -> None:
+    """The document says a Stop block keeps the agent going; auggie 0.36.0 ignores every
+    Stop answer (tests/agents/augment::stop-block-ignored)."""
     out = {"hookSpecificOutput": {"hookEventName": "Stop", "decision": "block",
                                   "reason": "Please run tests before finishing"}}  # fmt: skip
     hook = script(workspace / "stop.sh", f"cat >/dev/null; echo '{json.dumps(out)}'")
@@ -322,12 +322,7 @@ async def test_stop_decision_block_prevents_stopping(rpc, workspace) -> None:
     result = await fire(rpc, workspace, "Stop", {"conversation_id": "c",
                                                  "agent_stop_cause": "end_turn"})  # fmt: skip
 
-    assert result["blocked"] is True
-    assert result["reason"] == "Please run tests before finishing"
-    assert result["native"]["hookSpecificOutput"] == {
-        "hookEventName": "Stop", "decision": "block",
-        "reason": "Please run tests before finishing",
-    }  # fmt: skip
+    assert (result["blocked"], result["reason"], result["native"]) == (False, None, {})
 
 
 async def test_augment_environment_variables(rpc, workspace) -> None:
@@ -376,8 +371,12 @@ def received(workspace: Path, kind: str, event: str) -> set[str]:
     return set(PRIVATE) & set(data)
 
 
-async def test_private_fields_reach_only_opted_in_hooks_on_allowed_events(rpc, workspace) -> None:
-    """context (all events), mcp_metadata (tool events), conversation (Stop) need metadata opt-in."""
+async def test_private_fields_reach_the_fire_of_an_opted_in_group_on_allowed_events(
+    rpc, workspace
+) -> None:
+    """context (all events), mcp_metadata (tool events), conversation (Stop) need metadata
+    opt-in; auggie 0.36.0 builds one payload per fire, so the plain group's hook gets them
+    too (hookd's ``metadataScope: "own"`` keeps a hook to its own group's)."""
     events = ("PreToolUse", "PostToolUse", "Stop", "SessionStart", "SessionEnd")
     settings_file(workspace_settings(workspace),
                   **{e: dump_groups(workspace, e, ALL_METADATA) for e in events})  # fmt: skip
@@ -390,7 +389,7 @@ async def test_private_fields_reach_only_opted_in_hooks_on_allowed_events(rpc, w
     assert received(workspace, "opted", "Stop") == {"context", "conversation"}
     assert received(workspace, "opted", "SessionStart") == {"context"}
     assert received(workspace, "opted", "SessionEnd") == {"context"}
-    assert all(received(workspace, "plain", e) == set() for e in events)
+    assert all(received(workspace, "plain", e) == received(workspace, "opted", e) for e in events)
 
 
 async def test_each_metadata_flag_opts_in_only_its_own_field(rpc, workspace) -> None:
@@ -407,18 +406,20 @@ async def test_each_metadata_flag_opts_in_only_its_own_field(rpc, workspace) -> 
 
 
 async def test_only_a_literal_true_opts_in(rpc, workspace) -> None:
-    """Opt-in is explicit: false, "false", 0 or "yes" never release a private field."""
+    """Opt-in is explicit: false, "false", 0 or "yes" never release a private field;
+    auggie 0.36.0's schema refuses such a group, so none of the event's hooks in that file
+    run at all (and the fire says why)."""
     metadata = {"includeUserContext": "false", "includeMCPMetadata": 1,
                 "includeConversationData": "yes"}  # fmt: skip
     settings_file(workspace_settings(workspace),
                   Stop=dump_groups(workspace, "Stop", metadata),
                   PreToolUse=dump_groups(workspace, "PreToolUse", metadata))  # fmt: skip
 
-    await fire(rpc, workspace, "Stop", {**TOOL, **PRIVATE})
-    await fire(rpc, workspace, "PreToolUse", {**TOOL, **PRIVATE})
+    stop = await fire(rpc, workspace, "Stop", {**TOOL, **PRIVATE})
+    pre = await fire(rpc, workspace, "PreToolUse", {**TOOL, **PRIVATE})
 
-    assert received(workspace, "opted", "Stop") == set()
-    assert received(workspace, "opted", "PreToolUse") == set()
+    assert stop["hooks"] == pre["hooks"] == []
+    assert any('"metadata" must be an object of true/false flags' in w for w in pre["warnings"])
 
 
 async def test_script_without_exec_bit_is_reported_not_run(rpc, workspace) -> None:
@@ -433,3 +434,52 @@ async def test_script_without_exec_bit_is_reported_not_run(rpc, workspace) -> No
     assert result["blocked"] is False
     assert result["hooks"][0]["error"]
     assert not ran.exists()
+
+
+async def test_failure_policy_agent_lets_a_failing_hook_void_a_deny(rpc, workspace) -> None:
+    """auggie 0.36.0: another hook's failing exit code makes the whole fire a non-blocking
+    error, so a deny beside it is lost (tests/agents/augment::pre-deny-beside-exit1); that
+    is hookd's default (``failurePolicy: "agent"``)."""
+    deny = {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
+                                   "permissionDecisionReason": "no"}}  # fmt: skip
+    denier = script(workspace / "deny.sh", f"cat >/dev/null; echo '{json.dumps(deny)}'")
+    broken = script(workspace / "broken.sh", "cat >/dev/null; echo crash >&2; exit 1")
+    settings_file(workspace_settings(workspace), PreToolUse=[group(denier, broken)])
+
+    result = await fire(rpc, workspace)
+
+    assert result["blocked"] is False
+    assert result["systemMessage"] == "Failed with non-blocking status code 1: crash"
+
+
+@pytest.mark.parametrize("answer", ["deny", "nothing"])
+async def test_failure_policy_strict_keeps_the_block(rpc, workspace, answer: str) -> None:
+    """hookd's stricter setting, per hook: ``failurePolicy: "strict"`` on the failing hook
+    keeps the other hook's deny, and a deny the failing hook printed itself still blocks."""
+    deny = {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
+                                   "permissionDecisionReason": "no"}}  # fmt: skip
+    denier = script(workspace / "deny.sh", f"cat >/dev/null; echo '{json.dumps(deny)}'")
+    own = f"echo '{json.dumps(deny)}'; " if answer == "deny" else ""
+    broken = script(workspace / "broken.sh", f"cat >/dev/null; {own}echo crash >&2; exit 1")
+    handlers = [{"type": "command", "command": str(broken), "failurePolicy": "strict"}]
+    if answer == "nothing":
+        handlers.insert(0, {"type": "command", "command": str(denier)})
+    settings_file(workspace_settings(workspace), PreToolUse=[{"hooks": handlers}])
+
+    result = await fire(rpc, workspace)
+
+    assert result["blocked"] is True
+    assert result["reason"] == "no"
+
+
+async def test_failure_policy_must_be_known(rpc, workspace) -> None:
+    """A failurePolicy other than "agent" or "strict" drops the event's hooks of that file
+    (as auggie drops an event that fails its schema) and says why."""
+    hook = script(workspace / "h.sh", "exit 0")
+    handler = {"type": "command", "command": str(hook), "failurePolicy": "lenient"}
+    settings_file(workspace_settings(workspace), PreToolUse=[{"hooks": [handler]}])
+
+    result = await fire(rpc, workspace)
+
+    assert result["hooks"] == []
+    assert any('"failurePolicy" must be "agent" or "strict"' in w for w in result["warnings"])

@@ -439,7 +439,7 @@ export interface FireParams {
   env?: { [key: string]: string };
   /** Handler types this client runs when hookd asks (Claude `prompt`, `agent`, `mcp_tool`: they need a model or an MCP connection, which the agent has and hookd has not). For each such hook hookd sends a `hook/run` request on this connection, bounded by the hook's timeout (then `$/cancelRequest`). A hook of a type not listed is not run, and its entry in `hooks` says so. Default `[]`. */
   clientHandlers?: Array<"prompt" | "agent" | "mcp_tool">;
-  /** Extra hook folders for this fire (Cline's `--hooks-dir`; `CLINE_HOOKS_DIR` in `env` counts too), searched before the usual folders. `cline` and `cline-sdk` only. Default `[]`. */
+  /** Extra hook folders for this fire. `cline` and `cline-sdk`: Cline's `--hooks-dir` (`CLINE_HOOKS_DIR` in `env` counts too), searched before the usual folders. `augment`: plugin roots (auggie's `--plugin-dir` plugins), whose `hooks/*.json` are read after the settings files. Default `[]`. */
   hooksDirs?: AbsolutePath[];
   /** The fire comes from `hookd-relay`, a hook entry inside the agent: hooks the agent runs itself (its own settings files and plugins) are skipped, so every hook runs exactly once; only the hooks handed to hookd (`hookd adopt`) run. Default `false`. */
   relay?: boolean;

@@ -54,12 +54,14 @@ def js_cut(text: str, limit: int) -> str | None:
     return kept.decode("utf-16-le", "surrogatepass")
 
 
-def to_json_bytes(value: Any) -> bytes:
-    """``JSON.stringify`` bytes: compact, non-ASCII as UTF-8 (lone surrogates escaped)."""
+def to_json_bytes(value: Any, indent: int | None = None) -> bytes:
+    """``JSON.stringify(value, null, indent)`` bytes: compact without ``indent``, non-ASCII
+    as UTF-8 (lone surrogates escaped)."""
+    separators = (",", ":") if indent is None else (",", ": ")
     try:
-        return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
+        return json.dumps(value, separators=separators, indent=indent, ensure_ascii=False).encode()
     except UnicodeEncodeError:
-        return json.dumps(value, separators=(",", ":")).encode()
+        return json.dumps(value, separators=separators, indent=indent).encode()
 
 
 def is_positive_finite(value: object) -> bool:
