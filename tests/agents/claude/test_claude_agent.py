@@ -177,13 +177,16 @@ def _stdin_lines(case: Case) -> list[dict[str, Any]]:
     return lines
 
 
-async def _run_agent(case: Case, places: dict[str, Path], claude: str) -> dict[str, Any]:
+async def _run_agent(
+    case: Case, places: dict[str, Path], claude: str, env: dict[str, str] | None = None
+) -> dict[str, Any]:
     from agents.harness.netns import netns_argv
 
     run = {
         "claude": claude, "home": str(places["home"]), "project": str(places["ws"]),
         "prompt": f"case:{case.id} do the task", "turns": _turns(case, places["ws"]),
-        "env": {"HOOK_OUT": str(places["agent"])}, "timeout": 90, "args": list(case.args),
+        "env": {"HOOK_OUT": str(places["agent"]), **(env or {})}, "timeout": 90,
+        "args": list(case.args),
         "stdin_lines": _stdin_lines(case),
     }  # fmt: skip
     (places["run"] / "run.json").write_text(json.dumps(run))
