@@ -18,7 +18,7 @@ import trio
 
 from hookd_testing import claude_settings, command, write_json
 
-RELAY = [sys.executable, "-m", "hookd.client.relay", "claude"]
+RELAY = [sys.executable, "-m", "hookd.relay", "claude"]
 EVENT = {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"}}
 
 
@@ -141,3 +141,22 @@ def _log(env: dict[str, str]) -> str:
     log = Path(env["HOOKD_SOCKET"]).parent / "hookd.log"
     audit = Path(env["HOME"]) / ".local" / "state" / "hookd" / "audit.jsonl"
     return "\n".join(p.read_text() for p in (log, audit) if p.exists())
+
+
+@pytest.mark.parametrize(
+    "environ",
+    [{"HOOKD_SOCKET": "/x/y.sock"}, {"XDG_RUNTIME_DIR": "/run/user/7"},
+     {"XDG_RUNTIME_DIR": "relative"}, {"TMPDIR": "/var/tmp"}, {}],
+)  # fmt: skip
+def test_the_relay_finds_the_socket_where_every_client_does(monkeypatch, environ) -> None:
+    """The relay keeps hookd.protocol's socket rule without importing the package on
+    every event: the two must agree."""
+    from hookd.protocol import default_socket_path
+    from hookd.relay import socket_path
+
+    for name in ("HOOKD_SOCKET", "XDG_RUNTIME_DIR", "TMPDIR"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in environ.items():
+        monkeypatch.setenv(name, value)
+
+    assert socket_path(os.environ) == default_socket_path()
