@@ -280,6 +280,14 @@ def prepare(spec: HookSpec, request: FireRequest, base_env: Mapping[str, str]) -
     )
 
 
+BASE_KEYS = (
+    "clineVersion", "timestamp", "taskId", "sessionContext", "workspaceRoots",
+    "workspaceInfo", "userId", "agent_id", "parent_agent_id",
+)  # fmt: skip
+"""The payload base in the order the SDK's file-hook runner writes it (``hookName`` and
+the event's own fields follow); checked against cline 3.0.65's stdin bytes."""
+
+
 def event_payload(request: FireRequest, env: Mapping[str, str]) -> dict[str, Any]:
     """The stdin JSON of ``createPayloadBase`` plus the event's fields.
 
@@ -291,14 +299,21 @@ def event_payload(request: FireRequest, env: Mapping[str, str]) -> dict[str, Any
     the payload when the agent did not send it.
     """
     hook_name = SDK_EVENT[request.event]
-    payload: dict[str, Any] = {
+    defaults: dict[str, Any] = {
         "clineVersion": _trim(env.get("CLINE_VERSION", "")),
         "timestamp": iso_timestamp(),
         "workspaceRoots": list(request.roots),
         "userId": _trim(env.get("CLINE_USER_ID", "")) or _trim(env.get("USER", "")) or "unknown",
     }
-    payload.update(request.payload)
+    payload: dict[str, Any] = {}
+    for key in BASE_KEYS:  # the agent's key order, so the stdin bytes are the agent's
+        if key in request.payload:
+            payload[key] = request.payload[key]
+        elif key in defaults:
+            payload[key] = defaults[key]
     payload["hookName"] = hook_name
+    for key, value in request.payload.items():
+        payload.setdefault(key, value)
     for key, block in legacy_blocks(hook_name, request.payload).items():
         payload.setdefault(key, block)
     return payload
