@@ -15,7 +15,6 @@ import pytest
 from agents.cline_sdk.cases import CASES, Case
 from agents.harness.cline_cases import (
     Compared,
-    Hook,
     fire_hookd,
     make_places,
     order,
@@ -33,7 +32,14 @@ FOLDERS = {
     "clinerules": ("ws", ".clinerules/hooks"),
     "user": ("home", ".cline/hooks"),
     "global": ("home", "Documents/Cline/Hooks"),
+    "elsewhere": ("elsewhere", "hooks"),
 }
+
+
+def _fill(text: str, places: dict[str, Path]) -> str:
+    return text.replace("{elsewhere_hooks}", str(places["elsewhere"] / "hooks")).replace(
+        "{ws}", str(places["ws"])
+    )
 
 
 def _setup(case: Case, root: Path) -> dict[str, Path]:
@@ -55,8 +61,8 @@ def _run(case: Case, places: dict[str, Path], cline: str) -> dict[str, Any]:
     turns = [{"tool": "run_commands", "args": {"commands": commands}}, {"text": "all done"}]
     return {
         "cline": cline, "version": "sdk", "tag": f"case:{case.id}",
-        "argv": ["--json", f"case:{case.id} do the task"], "turns": {case.id: turns},
-        "env": case.env, "timeout": 60,
+        "argv": ["--json", *(_fill(a, places) for a in case.args), f"case:{case.id} do the task"],
+        "turns": {case.id: turns}, "env": case.env, "timeout": 60,
     }  # fmt: skip
 
 
@@ -98,12 +104,17 @@ async def test_cline_sdk_agent_and_hookd_agree(
     places = _setup(case, tmp_path / "case")
     agent = await run_agent(places, _run(case, places, cline_sdk_bin))
     payload = payload_of(places["agent"], case.hooks, case.event)
-    assert payload is not None, f"the agent never ran a {case.event} hook: {agent['stdout'][-2000:]}"
-    hookd = await fire_hookd("cline-sdk", case.event, places, settings, payload)
+    assert payload is not None, (
+        f"the agent never ran a {case.event} hook: {agent['stdout'][-2000:]}"
+    )
+    fire_env = {k: _fill(v, places) for k, v in {**case.env, **case.fire_env}.items()}
+    hookd = await fire_hookd("cline-sdk", case.event, places, settings, payload, env=fire_env)
 
     ours = {h.name for h in case.hooks if h.event == case.event}
     agent_in, hookd_in = stdins(places["agent"]), stdins(places["hookd"])
-    firsts = {k: v for k, v in agent_in.items() if k.endswith(".stdin.0") and k.split(".")[0] in ours}
+    firsts = {
+        k: v for k, v in agent_in.items() if k.endswith(".stdin.0") and k.split(".")[0] in ours
+    }
     assert firsts.keys() == {k for k in hookd_in if k.endswith(".stdin.0")}, (
         "the agent and hookd ran different hooks"
     )

@@ -146,7 +146,9 @@ async def fire_hookd(
 ) -> dict[str, Any]:
     env = {"HOOK_OUT": str(places["hookd"]), **extra.pop("env", {})}
     async with trio.open_nursery() as nursery:
-        await nursery.start(serve, replace(settings, home=str(places["home"]), **extra.pop("settings", {})))
+        await nursery.start(
+            serve, replace(settings, home=str(places["home"]), **extra.pop("settings", {}))
+        )
         rpc = await RpcClient.connect(settings.socket_path)
         result: dict[str, Any] = await rpc.fire(
             agent, event, [str(places["ws"])], payload, env=env, **extra

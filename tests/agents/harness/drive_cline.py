@@ -13,6 +13,7 @@ is killed).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -70,10 +71,8 @@ def _run(argv: list[str], run: dict[str, Any], env: dict[str, str]) -> dict[str,
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
-    try:  # anything it left behind in its group (hooks it was still running)
+    with contextlib.suppress(ProcessLookupError):  # what it left running in its group
         os.killpg(proc.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
     return {"exit": proc.returncode, "ended_by": ended_by,
             "seconds": round(time.monotonic() - started, 2)}  # fmt: skip
 

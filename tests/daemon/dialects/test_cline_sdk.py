@@ -403,8 +403,8 @@ async def test_empty_output_means_no_control(rpc, workspace) -> None:
 
 
 async def test_hooks_dirs_named_by_the_client_are_searched_first(rpc, workspace, tmp_path) -> None:
-    """The CLI's --hooks-dir: the client names extra folders in the fire ("hooksDirs", or
-    CLINE_HOOKS_DIR in its env); their hooks run first, before the usual folders."""
+    """Extra folders the client names in the fire ("hooksDirs") run first; CLINE_HOOKS_DIR
+    in its env is not read (cline 3.0.65's --hooks-dir sets it and nothing reads it)."""
     extra, from_env = tmp_path / "ci-hooks", tmp_path / "env-hooks"
     emit(extra, "PreToolUse.sh", {"context": "from --hooks-dir"})
     emit(from_env, "PreToolUse.sh", {"context": "from CLINE_HOOKS_DIR"})
@@ -412,9 +412,9 @@ async def test_hooks_dirs_named_by_the_client_are_searched_first(rpc, workspace,
 
     result = await fire(rpc, workspace, hooksDirs=[str(extra)],
                         env={"CLINE_HOOKS_DIR": str(from_env)})  # fmt: skip
-    plain_fire = await fire(rpc, workspace)
+    plain_fire = await fire(rpc, workspace, env={"CLINE_HOOKS_DIR": str(from_env)})
 
-    assert [h["layer"] for h in result["hooks"]] == ["hooks-dir", "hooks-dir", "workspace"]
+    assert [h["layer"] for h in result["hooks"]] == ["hooks-dir", "workspace"]
     assert result["context"].index("--hooks-dir") < result["context"].index("workspace")
     assert [h["layer"] for h in plain_fire["hooks"]] == ["workspace"]
 

@@ -74,8 +74,10 @@ POLICY = CombinePolicy(
 UNCANCELLABLE_EVENTS: frozenset[str] = frozenset()
 GUARD_EVENTS = SEQUENTIAL_EVENTS
 TAKES_HOOKS_DIRS = True
-HOOKS_DIR_ENV: str | None = "CLINE_HOOKS_DIR"
-"""The Cline CLI's ``--hooks-dir`` reaches hooks as this variable."""
+HOOKS_DIR_ENV: str | None = None
+"""None: cline 3.0.65's ``--hooks-dir`` only sets ``CLINE_HOOKS_DIR``, which nothing in the
+agent reads (its hooks never run). A client may still name extra folders in the fire's
+``hooksDirs`` on purpose."""
 kept_after_error = base.keep_all
 fire_extras = base.no_extras
 async_result = base.no_async_result
@@ -157,9 +159,12 @@ def _listing(directory: str) -> dict[str, tuple[str, ...]]:
     for entry in entries:
         if not entry.is_file(follow_symlinks=False):
             continue  # symlinks are not hooks in the SDK (Dirent.isFile is false)
-        stem, ext = os.path.splitext(entry.name)
-        if ext.lower() not in EXTENSIONS:
+        ext = os.path.splitext(entry.name)[1].lower()
+        if ext not in EXTENSIONS:
             continue
+        # basename(name, ext) with the lowercased extension: an extension written in
+        # capitals is not cut off, so ``PRETOOLUSE.SH`` names no event (as in the SDK).
+        stem = entry.name[: -len(ext)] if ext and entry.name.endswith(ext) else entry.name
         event = _FILE_EVENT.get(_trim(stem).lower())
         if event is not None:
             found.setdefault(event, []).append(entry.path)
