@@ -43,7 +43,9 @@ def _configure(run: dict[str, Any], base_url: str) -> None:
         data.mkdir(parents=True, exist_ok=True)
         state = {"actModeApiProvider": "openai", "planModeApiProvider": "openai",
                  "actModeOpenAiModelId": "fake", "planModeOpenAiModelId": "fake",
-                 "openAiBaseUrl": base_url, **run.get("global_state", {})}  # fmt: skip
+                 "openAiBaseUrl": base_url, "telemetrySetting": "disabled",
+                 **run.get("global_state", {})}  # fmt: skip
+        (Path(run["home"]) / ".cline" / "data").mkdir(parents=True, exist_ok=True)
         (data / "globalState.json").write_text(json.dumps(state))
         (data / "secrets.json").write_text(json.dumps({"openAiApiKey": "dummy"}))
 
@@ -95,7 +97,8 @@ def main(case_dir: Path) -> None:
         "DISABLE_TELEMETRY": "1", "DO_NOT_TRACK": "1", "DISABLE_AUTOUPDATER": "1",
         "DISABLE_ERROR_REPORTING": "1", "CLINE_NO_AUTO_UPDATE": "1",
         "CLINE_TELEMETRY_DISABLED": "1", "CLINE_SESSION_BACKEND_MODE": "local",
-        "CLINE_LOG_ENABLED": "1", **run.get("env", {}),
+        "CLINE_LOG_ENABLED": "1", "OTEL_SDK_DISABLED": "true",
+        **run.get("env", {}),
     }  # fmt: skip
     observation = _run([run["cline"], *run["argv"]], run, env)
     (case_dir / "observation.json").write_text(json.dumps(observation))

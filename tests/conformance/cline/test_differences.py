@@ -134,17 +134,18 @@ CASES = [
         hooks=({"timedOut": True, "error": Has("timed out", "process group was killed")},),
     ),
     Case(
-        id="9.9-xdg-documents-not-read",
+        id="9.9-xdg-documents-read",
         rule=f"{S9}.9: Cline's discovery asks xdg-user-dir for the Documents folder, its UI "
-        "and the docs use ~/Documents. hookd uses $HOME/Documents only (what the docs say "
-        "and the UI lists).",
+        "and the docs use ~/Documents. cline 2.18.0 reads $(xdg-user-dir DOCUMENTS)/Cline/"
+        "Hooks (tests/agents/cline::xdg-documents-dir); so does hookd.",
         files=(
             ("{home}/.config/user-dirs.dirs", 'XDG_DOCUMENTS_DIR="$HOME/Docs"\n', 0o644),
             ("{home}/Docs/Cline/Hooks/PreToolUse", cancels("xdg")),
-            (f"{GLOBAL}/PreToolUse", context_of("documents")),
+            ("{home}/Documents/Cline/Hooks/PreToolUse", context_of("documents")),
         ),
-        expect={"blocked": False, "context": "documents"},
-        hooks=({"source": f"{GLOBAL}/PreToolUse"},),
+        expect={"blocked": True, "reason": "xdg", "context": None},
+        hooks=({"source": "{home}/Docs/Cline/Hooks/PreToolUse"},),
+        needs=("xdg-user-dir",),
     ),
     Case(
         id="global-folder-not-created",

@@ -16,6 +16,7 @@ import pytest
 
 from conformance.cline._cline import (
     DOC,
+    GLOBAL,
     HOOKS,
     NOTES,
     NOTHING,
@@ -405,7 +406,7 @@ CAP_CASES = [
         "of 30,000 characters give 60,002 characters, none truncated.",
         files=(
             (f"{HOOKS}/PreToolUse", context_hook("a", 30_000)),
-            ("{home}/Documents/Cline/Hooks/PreToolUse", context_hook("b", 30_000)),
+            (f"{GLOBAL}/PreToolUse", context_hook("b", 30_000)),
         ),
         expect={"context": "b" * 30_000 + "\n\n" + "a" * 30_000},
     ),
@@ -414,7 +415,7 @@ CAP_CASES = [
         rule=f"{S2B}/§5: an over-long context is cut (with its marker) before the join.",
         files=(
             (f"{HOOKS}/PreToolUse", context_hook("a", 50_010)),
-            ("{home}/Documents/Cline/Hooks/PreToolUse", answer({"contextModification": "g"})),
+            (f"{GLOBAL}/PreToolUse", answer({"contextModification": "g"})),
         ),
         expect={"context": "g\n\n" + "a" * 50_000 + MARKER},
     ),

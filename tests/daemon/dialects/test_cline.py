@@ -10,6 +10,7 @@ import json
 import os
 from pathlib import Path
 
+from hookd.daemon.dialects.cline import documents_folder
 from hookd_testing import write_executable
 
 PAYLOAD = {
@@ -94,18 +95,16 @@ async def test_symlink_to_an_executable_is_a_hook(rpc, workspace, tmp_path) -> N
 async def test_global_and_multi_root_hooks_combine(rpc, workspace, tmp_path, settings) -> None:
     """Global and every root's hooks run; cancel if any; contexts \\n\\n, errors \\n, in order."""
     second = tmp_path / "second"
-    documented = Path(settings.home) / "Documents" / "Cline" / "Rules" / "Hooks"
-    current = Path(settings.home) / "Documents" / "Cline" / "Hooks"
-    hook(documented, """echo '{"contextModification": "global-doc"}'""")
+    current = Path(documents_folder(settings.home)) / "Cline" / "Hooks"
     hook(current, """echo '{"contextModification": "global", "errorMessage": "e1"}'""")
     hook(workspace_hooks(workspace), """echo '{"cancel": false, "contextModification": "ws1"}'""")
     hook(workspace_hooks(second), """echo '{"cancel": true, "errorMessage": "e2"}'""")
 
     result = await fire(rpc, [workspace, second])
 
-    assert [h["layer"] for h in result["hooks"]] == ["global", "global", "workspace", "workspace"]
+    assert [h["layer"] for h in result["hooks"]] == ["global", "workspace", "workspace"]
     assert result["blocked"] is True
-    assert result["context"] == "global-doc\n\nglobal\n\nws1"
+    assert result["context"] == "global\n\nws1"
     assert result["reason"] == "e1\ne2"
 
 
@@ -133,7 +132,7 @@ async def test_removed_should_continue_is_ignored_and_reported(rpc, workspace) -
 
 async def test_one_hook_failing_never_loses_another_hooks_cancel(rpc, workspace, settings) -> None:
     """Unlike Cline's Promise.all, a crashing hook does not discard a sibling's cancel."""
-    hook(Path(settings.home) / "Documents" / "Cline" / "Hooks", "echo boom >&2; exit 1")
+    hook(Path(documents_folder(settings.home)) / "Cline" / "Hooks", "echo boom >&2; exit 1")
     hook(workspace_hooks(workspace), """echo '{"cancel": true, "errorMessage": "stop"}'""")
 
     result = await fire(rpc, [workspace])

@@ -17,8 +17,10 @@ from __future__ import annotations
 import errno
 import json
 import os
+import shutil
 import signal
 import stat
+import sys
 import time
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -80,16 +82,42 @@ def canonical_event(event: str) -> str | None:
 
 
 def sources(home: str, system_root: str, roots: Sequence[str]) -> list[Source]:
-    documents = os.path.join(home, "Documents", "Cline")
-    found = [
-        Source(DIALECT, "global", os.path.join(documents, "Rules", "Hooks"), "hookdir"),
-        Source(DIALECT, "global", os.path.join(documents, "Hooks"), "hookdir"),
-    ]
+    """The global folder, then every root's ``.clinerules/hooks`` (``--hooks-dir`` folders
+    come first, from the fire). Only ``<Documents>/Cline/Hooks`` is global: cline 2.18.0
+    never reads the documented ``~/Documents/Cline/Rules/Hooks``."""
+    found = [Source(DIALECT, "global", os.path.join(documents_folder(home), "Cline", "Hooks"),
+                    "hookdir")]  # fmt: skip
     found += [
         Source(DIALECT, "workspace", os.path.join(root, ".clinerules", "hooks"), "hookdir", root)
         for root in roots
     ]
     return found
+
+
+def documents_folder(home: str) -> str:
+    """The user's documents folder as Cline asks for it (``getDocumentsPath``): on Linux
+    what ``xdg-user-dir DOCUMENTS`` prints when that program is on ``PATH`` (the
+    ``XDG_DOCUMENTS_DIR`` of ``user-dirs.dirs``, else ``$HOME`` itself), otherwise
+    ``~/Documents``. The program is a small shell script; hookd reads the same file
+    instead of running it (``$HOME`` is the daemon's home setting)."""
+    fallback = os.path.join(home, "Documents")
+    if sys.platform != "linux" or shutil.which("xdg-user-dir") is None:
+        return fallback
+    own_home = os.path.expanduser("~") == home
+    config = (os.environ.get("XDG_CONFIG_HOME") if own_home else None) or os.path.join(
+        home, ".config"
+    )
+    value = ""
+    try:
+        with open(os.path.join(config, "user-dirs.dirs"), encoding="utf-8") as handle:
+            for line in handle:
+                name, sep, raw = line.strip().partition("=")
+                if sep and name == "XDG_DOCUMENTS_DIR":
+                    value = raw.strip().strip('"')
+    except (OSError, UnicodeDecodeError):
+        value = ""
+    value = value.replace("${HOME}", home).replace("$HOME", home).strip()
+    return value or home
 
 
 def load(source: Source) -> Loaded:
