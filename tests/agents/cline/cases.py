@@ -60,44 +60,42 @@ CASES = [
         "pre-cancel-no-reason",
         "cancel without a message: the tool does not run",
         (pre("a", answer(cancel=True)),),
-    ),  # fmt: skip
+    ),
     Case(
         "pre-context",
         "contextModification reaches the model with the tool result",
         (pre("a", answer(context="remember the tests")),),
-    ),  # fmt: skip
+    ),
     Case(
         "pre-cancel-false-message",
         "an errorMessage without cancel: the tool runs",
         (pre("a", answer(message="only a message")),),
-    ),  # fmt: skip
+    ),
     Case(
         "pre-debug-then-json",
         "debug lines before the JSON are tolerated",
         (pre("a", "checking...\nstill checking\n" + CANCEL),),
-    ),  # fmt: skip
-    Case(
-        "pre-json-then-debug", "text after the JSON", (pre("a", CANCEL + "\ntrailing words"),)
-    ),  # fmt: skip
+    ),
+    Case("pre-json-then-debug", "text after the JSON", (pre("a", CANCEL + "\ntrailing words"),)),
     Case(
         "pre-invalid-json",
         "stdout that is not JSON: no answer, the tool runs",
         (pre("a", "{not json"),),
-    ),  # fmt: skip
+    ),
     Case("pre-empty-object", "{}: no answer fields, the tool runs", (pre("a", "{}"),)),
     Case(
         "pre-cancel-string", "cancel as a string is not true", (pre("a", out({"cancel": "true"})),)
-    ),  # fmt: skip
+    ),
     Case(
         "pre-should-continue",
         "the removed shouldContinue field",
         (pre("a", out({"shouldContinue": False})),),
-    ),  # fmt: skip
+    ),
     Case(
         "pre-context-not-string",
         "a contextModification that is not a string",
         (pre("a", out({"cancel": False, "contextModification": 5})),),
-    ),  # fmt: skip
+    ),
     # --- exit codes --------------------------------------------------------------------
     Case("pre-exit1-silent", "exit 1 without output", (pre("a", exit=1, stderr="oops"),)),
     Case("pre-exit1-cancel", "exit 1 with a valid cancel", (pre("a", CANCEL, exit=1),)),
@@ -117,13 +115,13 @@ CASES = [
                 f"printf '%s\\n' '{CANCEL}'\nkill -9 $$\n",
             ),
         ),
-    ),  # fmt: skip
+    ),
     # --- folders -------------------------------------------------------------------------
     Case(
         "global-folder",
         "the global folder is $(xdg-user-dir DOCUMENTS)/Cline/Hooks",
         (pre("g", CANCEL, folder="global"),),
-    ),  # fmt: skip
+    ),
     Case(
         "documents-folder-not-read",
         "~/Documents/Cline/Hooks is not read when xdg-user-dir names another folder",
@@ -146,7 +144,7 @@ CASES = [
         (
             pre("h", answer(context="from hooks dir"), folder="hooksdir"),
             pre("w", answer(context="from workspace")),
-        ),  # fmt: skip
+        ),
         args=("--hooks-dir", "{hooksdir}"),
         fire={"hooksDirs": ["{hooksdir}"]},
     ),
@@ -157,7 +155,7 @@ CASES = [
             pre("h", answer(context="one"), folder="hooksdir"),
             pre("g", answer(context="two"), folder="global"),
             pre("w", answer(context="three")),
-        ),  # fmt: skip
+        ),
         args=("--hooks-dir", "{hooksdir}"),
         fire={"hooksDirs": ["{hooksdir}"]},
     ),
@@ -172,7 +170,7 @@ CASES = [
         (
             pre("g", answer(cancel=True, message="first no"), folder="global"),
             pre("w", answer(cancel=True, message="second no")),
-        ),  # fmt: skip
+        ),
     ),
     Case(
         "concurrent",
@@ -187,29 +185,34 @@ CASES = [
                 '[ -e "$HOOK_OUT/w.started" ] && echo \'{"contextModification": "overlapped"}\'\n',
             ),
             pre("w", raw='#!/bin/sh\ncat > "$HOOK_OUT/w.stdin.0"\ntouch "$HOOK_OUT/w.started"\n'),
-        ),  # fmt: skip
+        ),
+    ),
+    Case(
+        "one-fails-other-cancels",
+        "a hook that exits 1 beside another hook's cancel",
+        (pre("g", exit=1, stderr="broken", folder="global"), pre("w", CANCEL)),
     ),
     # --- files ---------------------------------------------------------------------------
     Case(
         "no-exec-bit",
         "a hook file without the execute bit is no hook",
         (pre("a", CANCEL, mode=0o644), pre("g", folder="global")),
-    ),  # fmt: skip
+    ),
     Case(
         "symlink-followed",
         "a symlink to an executable hook is a hook",
         (pre("a", CANCEL, symlink=True),),
-    ),  # fmt: skip
+    ),
     Case(
         "lowercase-name-not-a-hook",
         "the name must be exact: pretooluse is no hook",
         (pre("a", CANCEL, file="pretooluse"), pre("g", folder="global")),
-    ),  # fmt: skip
+    ),
     Case(
         "extension-not-a-hook",
         "PreToolUse.sh is no hook",
         (pre("a", CANCEL, file="PreToolUse.sh"), pre("g", folder="global")),
-    ),  # fmt: skip
+    ),
     Case(
         "python-hook",
         "any executable runs: a Python script",
@@ -221,7 +224,7 @@ CASES = [
                 "print(json.dumps({'cancel': True, 'errorMessage': 'python says no'}))\n",
             ),
         ),
-    ),  # fmt: skip
+    ),
     Case(
         "stdin-non-ascii",
         "non-ASCII text in the tool input reaches the hook as UTF-8",
@@ -238,57 +241,57 @@ CASES = [
                 'printf \'{"contextModification": "cwd=%s"}\' "$(pwd)"\n',
             ),
         ),
-    ),  # fmt: skip
+    ),
     # --- other events --------------------------------------------------------------------
     Case(
         "start-context",
         "TaskStart context reaches the first request",
         (ev("s", "TaskStart", answer(context="start note")),),
         event="TaskStart",
-    ),  # fmt: skip
+    ),
     Case(
         "start-cancel",
         "TaskStart cancel: the task does not start",
         (ev("s", "TaskStart", CANCEL),),
         event="TaskStart",
-    ),  # fmt: skip
+    ),
     Case(
         "prompt-context",
         "UserPromptSubmit context reaches the first request",
         (ev("u", "UserPromptSubmit", answer(context="prompt note")),),
         event="UserPromptSubmit",
-    ),  # fmt: skip
+    ),
     Case(
         "prompt-cancel",
         "UserPromptSubmit cancel: the prompt is not sent",
         (ev("u", "UserPromptSubmit", CANCEL),),
         event="UserPromptSubmit",
-    ),  # fmt: skip
+    ),
     Case(
         "post-context",
         "PostToolUse context reaches the model",
         (ev("p", "PostToolUse", answer(context="post note")),),
         event="PostToolUse",
-    ),  # fmt: skip
+    ),
     Case(
         "post-cancel", "PostToolUse cancel", (ev("p", "PostToolUse", CANCEL),), event="PostToolUse"
-    ),  # fmt: skip
+    ),
     Case(
         "complete-cancel-ignored",
         "TaskComplete cannot be cancelled",
         (ev("c", "TaskComplete", CANCEL),),
         event="TaskComplete",
-    ),  # fmt: skip
+    ),
     Case(
         "cancel-event",
         "TaskCancel fires when the task ends after a cancel",
         (pre("a", CANCEL), ev("x", "TaskCancel", CANCEL)),
         event="TaskCancel",
-    ),  # fmt: skip
+    ),
     Case(
         "notification",
         "Notification fires at the completion",
         (ev("n", "Notification", CANCEL),),
         event="Notification",
-    ),  # fmt: skip
+    ),
 ]

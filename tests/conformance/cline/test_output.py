@@ -194,13 +194,12 @@ PARSE_CASES = [
         expect=NOTHING,
     ),
     Case(
-        id="json-array-honoured-on-exit-1",
-        rule=f"{S2B}: an array is valid JSON (the defaults), so a non-zero exit with it is "
-        "no error in hookd, which honours valid JSON on any exit code (doc; see Deliberate "
-        "differences).",
+        id="json-array-on-exit-1",
+        rule=f"{S2B}: an array is valid JSON but no answer; with exit 1 the hook failed, as "
+        "in cline 2.18.0 (hookd's default cline_failure_policy).",
         files=hook(prints("[1]\n", exit_code=1)),
         expect=NOTHING,
-        hooks=({"exitCode": 1, "error": None},),
+        hooks=({"exitCode": 1, "error": Has("exited with code 1")},),
     ),
     Case(
         id="nan-is-not-json",

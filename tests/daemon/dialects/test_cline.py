@@ -8,10 +8,17 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import replace
 from pathlib import Path
 
+import pytest
+import trio
+
+from hookd.daemon.app import serve
 from hookd.daemon.dialects.cline import documents_folder
-from hookd_testing import write_executable
+from hookd.daemon.errors import ConfigError
+from hookd.daemon.settings import load_settings
+from hookd_testing import RpcClient, write_executable
 
 PAYLOAD = {
     "taskId": "t1",
@@ -142,13 +149,37 @@ async def test_one_hook_failing_never_loses_another_hooks_cancel(rpc, workspace,
     assert "exited with code 1: boom" in result["hooks"][0]["error"]
 
 
-async def test_json_is_honoured_on_non_zero_exit(rpc, workspace) -> None:
-    """Valid JSON counts whatever the exit code (the documented behaviour)."""
+async def test_json_is_ignored_on_non_zero_exit_by_default(rpc, workspace) -> None:
+    """cline 2.18.0 fails a hook that does not exit 0 open, its valid cancel included."""
     hook(workspace_hooks(workspace), """echo '{"cancel": true}'; exit 3""")
 
     result = await fire(rpc, [workspace])
 
-    assert result["blocked"] is True
+    assert result["blocked"] is False
+    assert "exited with code 3" in result["hooks"][0]["error"]
+    assert "cline_failure_policy" in result["hooks"][0]["error"]
+
+
+async def test_strict_failure_policy_honours_json_on_any_exit(settings, workspace) -> None:
+    """cline_failure_policy = "strict": valid JSON counts whatever the exit code (what
+    Cline's docs say), so a hook that cancels and then fails still cancels."""
+    hook(workspace_hooks(workspace), """echo '{"cancel": true, "errorMessage": "no"}'; exit 3""")
+    async with trio.open_nursery() as nursery:
+        await nursery.start(serve, replace(settings, cline_failure_policy="strict"))
+        client = await RpcClient.connect(settings.socket_path)
+        result = await fire(client, [workspace])
+        await client.call("shutdown")
+        await client.aclose()
+
+    assert (result["blocked"], result["reason"]) == (True, "no")
+
+
+def test_failure_policy_setting_is_checked(tmp_path) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text('cline_failure_policy = "lenient"\n')
+
+    with pytest.raises(ConfigError, match='"agent" or "strict"'):
+        load_settings(str(config))
 
 
 async def test_context_is_capped_at_50000_characters(rpc, workspace) -> None:

@@ -140,6 +140,9 @@ class FireRequest:
     """How deeply this fire is nested in hooks: 0 from an agent, 1 from one of its hooks."""
     """The fire's JSON-RPC id, so a client with several fires open can route the
     ``hook/run`` requests of each."""
+    failure_policy: str = "agent"
+    """What a failed hook's output counts for, where the dialect has a choice (Cline's
+    ``cline_failure_policy``): ``agent`` or ``strict``."""
 
     @property
     def session_id(self) -> str | None:

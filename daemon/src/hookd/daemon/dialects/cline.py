@@ -208,6 +208,22 @@ def interpret(spec: HookSpec, request: FireRequest, outcome: ProcessOutcome) -> 
     failure = _missing_interpreter(spec, outcome) or timeout_error(outcome)
     if failure:
         return Verdict(error=failure)
+    if outcome.exit_code != 0 and request.failure_policy == "agent":
+        # cline 2.18.0 rejects a hook that did not exit 0 before reading its output: a
+        # valid cancel or context is lost and the action goes on (fail open).
+        detail = first_line(outcome.stderr_text)
+        dropped = last_json_object(outcome.stdout_text) is not None
+        return Verdict(
+            error=_exit_text(request.event, outcome.exit_code)
+            + (f": {detail}" if detail else "")
+            + (
+                '; its JSON answer was ignored, as Cline does (cline_failure_policy = "strict" '
+                "honours it)"
+                if dropped
+                else ""
+            ),
+            native={},
+        )
     obj = last_json_object(outcome.stdout_text)
     cut = (
         "stdout passed hookd's output cap and was cut; the JSON answer was looked for in "
