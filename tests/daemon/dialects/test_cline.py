@@ -137,15 +137,32 @@ async def test_removed_should_continue_is_ignored_and_reported(rpc, workspace) -
     assert "shouldContinue" in result["hooks"][0]["error"]
 
 
-async def test_one_hook_failing_never_loses_another_hooks_cancel(rpc, workspace, settings) -> None:
-    """Unlike Cline's Promise.all, a crashing hook does not discard a sibling's cancel."""
+async def test_one_hook_failing_loses_another_hooks_cancel_by_default(
+    rpc, workspace, settings
+) -> None:
+    """As Cline's Promise.all: a crashing hook discards a sibling's cancel (fail open)."""
     hook(Path(documents_folder(settings.home)) / "Cline" / "Hooks", "echo boom >&2; exit 1")
     hook(workspace_hooks(workspace), """echo '{"cancel": true, "errorMessage": "stop"}'""")
 
     result = await fire(rpc, [workspace])
 
-    assert result["blocked"] is True
-    assert result["reason"] == "stop"
+    assert result["blocked"] is False
+    assert "exited with code 1: boom" in result["hooks"][0]["error"]
+    assert any("no hook's answer counts" in w for w in result["warnings"])
+
+
+async def test_strict_policy_never_loses_another_hooks_cancel(settings, workspace) -> None:
+    """cline_failure_policy = "strict": a crashing hook does not discard a sibling's cancel."""
+    hook(Path(documents_folder(settings.home)) / "Cline" / "Hooks", "echo boom >&2; exit 1")
+    hook(workspace_hooks(workspace), """echo '{"cancel": true, "errorMessage": "stop"}'""")
+    async with trio.open_nursery() as nursery:
+        await nursery.start(serve, replace(settings, cline_failure_policy="strict"))
+        client = await RpcClient.connect(settings.socket_path)
+        result = await fire(client, [workspace])
+        await client.call("shutdown")
+        await client.aclose()
+
+    assert (result["blocked"], result["reason"]) == (True, "stop")
     assert "exited with code 1: boom" in result["hooks"][0]["error"]
 
 

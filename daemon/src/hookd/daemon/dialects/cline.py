@@ -23,6 +23,7 @@ import stat
 import sys
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from ..jstext import js_cut, to_json_bytes
@@ -31,6 +32,7 @@ from ..model import (
     CombinePolicy,
     Dialect,
     FireRequest,
+    HookReport,
     HookSpec,
     Launch,
     Loaded,
@@ -71,7 +73,6 @@ POLICY = CombinePolicy(
     context_separator="\n\n", reason_separator="\n", reasons_from="all", single_verbatim=True
 )
 kept_after_error = base.keep_all
-refine = base.unrefined
 fire_extras = base.no_extras
 async_result = base.no_async_result
 hook_label = base.label_by_file
@@ -310,6 +311,39 @@ def _cap(context: str) -> str:
     cut is dropped whole, where Cline would leave half a character)."""
     cut = js_cut(context, CONTEXT_CAP)
     return context if cut is None else cut + TRUNCATION_MARKER
+
+
+def refine(request: FireRequest, combined: Combined, reports: Sequence[HookReport]) -> Combined:
+    """``cline_failure_policy = "agent"``: Cline awaits an event's hooks with
+    ``Promise.all``, so one hook that fails (exits non-zero, is killed, times out, cannot
+    start) rejects the whole call and Cline goes on as if no hook had answered: the other
+    hooks' cancel and context are lost too (cline 2.18.0, tests/agents/cline::
+    one-fails-other-cancels). A hook hookd itself could not run is not such a failure:
+    that stays "never ran"."""
+    if request.failure_policy != "agent" or not (combined.blocked or combined.context):
+        return combined
+    failed = [r for r in reports if _failed(r.outcome)]
+    if not failed:
+        return combined
+    names = ", ".join(r.spec.source for r in failed)
+    return replace(
+        combined,
+        blocked=False,
+        decision=None,
+        reason=None,
+        context=None,
+        warnings=(
+            *combined.warnings,
+            f"a hook failed ({names}), so, as in Cline, no hook's answer counts for this "
+            'event (cline_failure_policy = "strict" keeps the others\' answers)',
+        ),
+    )
+
+
+def _failed(outcome: ProcessOutcome) -> bool:
+    if outcome.never_ran or outcome.cancelled:
+        return False
+    return outcome.timed_out or outcome.spawn_error is not None or outcome.exit_code != 0
 
 
 def native(request: FireRequest, combined: Combined) -> dict[str, Any]:
