@@ -251,6 +251,19 @@ CASES = [
         args=("--hooks-dir", "{elsewhere_hooks}"),
         fire_env={"CLINE_HOOKS_DIR": "{elsewhere_hooks}"},
     ),
+    Case(
+        "cline-dir-env",
+        "CLINE_DIR moves the user folder: $CLINE_DIR/hooks is read, ~/.cline/hooks is not",
+        (pre("c", CANCEL, folder="clinedir"), pre("u", CANCEL, folder="user"), pre("w")),
+        env={"CLINE_DIR": "{clinedir}", "CLINE_DATA_DIR": "{home}/.cline/data"},
+    ),
+    Case(
+        "global-folder-not-xdg",
+        "the SDK's global folder is ~/Documents/Cline/Hooks even when user-dirs.dirs names "
+        "another documents folder",
+        (pre("x", CANCEL, folder="xdgdocs"), pre("g", folder="global")),
+        extra_files={"home/.config/user-dirs.dirs": 'XDG_DOCUMENTS_DIR="$HOME/Docs"\n'},
+    ),
     # --- file names, modes, links --------------------------------------------------------
     Case(
         "no-exec-bit",

@@ -33,12 +33,17 @@ FOLDERS = {
     "user": ("home", ".cline/hooks"),
     "global": ("home", "Documents/Cline/Hooks"),
     "elsewhere": ("elsewhere", "hooks"),
+    "clinedir": ("elsewhere", "cfg/hooks"),
+    "xdgdocs": ("home", "Docs/Cline/Hooks"),
 }
 
 
 def _fill(text: str, places: dict[str, Path]) -> str:
-    return text.replace("{elsewhere_hooks}", str(places["elsewhere"] / "hooks")).replace(
-        "{ws}", str(places["ws"])
+    return (
+        text.replace("{elsewhere_hooks}", str(places["elsewhere"] / "hooks"))
+        .replace("{clinedir}", str(places["elsewhere"] / "cfg"))
+        .replace("{home}", str(places["home"]))
+        .replace("{ws}", str(places["ws"]))
     )
 
 
@@ -62,7 +67,8 @@ def _run(case: Case, places: dict[str, Path], cline: str) -> dict[str, Any]:
     return {
         "cline": cline, "version": "sdk", "tag": f"case:{case.id}",
         "argv": ["--json", *(_fill(a, places) for a in case.args), f"case:{case.id} do the task"],
-        "turns": {case.id: turns}, "env": case.env, "timeout": 60,
+        "turns": {case.id: turns}, "env": {k: _fill(v, places) for k, v in case.env.items()},
+        "timeout": 60,
     }  # fmt: skip
 
 

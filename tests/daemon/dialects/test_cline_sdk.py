@@ -426,3 +426,22 @@ async def test_hooks_dirs_are_refused_for_settings_dialects(rpc, workspace, tmp_
 
     assert reply["error"]["code"] == -32602
     assert "file-hook dialects" in reply["error"]["data"]
+
+
+async def test_cline_dir_in_the_env_moves_the_user_folder(
+    rpc, workspace, tmp_path, settings
+) -> None:
+    """CLINE_DIR (the agent's env, passed in the fire's env) makes the SDK read
+    $CLINE_DIR/hooks instead of ~/.cline/hooks (tests/agents/cline_sdk::cline-dir-env)."""
+    moved = tmp_path / "cline-config"
+    emit(moved / "hooks", "PreToolUse.sh", {"context": "from CLINE_DIR"})
+    emit(Path(settings.home) / ".cline" / "hooks", "PreToolUse.sh", {"context": "from ~/.cline"})
+    emit(hooks_dir(workspace), "PreToolUse.sh", {"context": "from workspace"})
+
+    result = await fire(rpc, workspace, env={"CLINE_DIR": str(moved)})
+    plain_fire = await fire(rpc, workspace)
+
+    assert result["context"] == "from CLINE_DIR\nfrom workspace"
+    assert plain_fire["context"] == "from ~/.cline\nfrom workspace"
+    relative = await fire(rpc, workspace, env={"CLINE_DIR": "relative/dir"})
+    assert any("not an absolute path" in w for w in relative["warnings"])

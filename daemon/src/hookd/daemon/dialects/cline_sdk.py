@@ -181,6 +181,10 @@ def select(
     loaded: Sequence[tuple[Source, Loaded]], request: FireRequest
 ) -> tuple[list[HookSpec], list[str]]:
     chosen = hooks_by_file(loaded, request.event)
+    warnings: list[str] = []
+    cline_dir = _trim(request.env.get("CLINE_DIR", ""))
+    if cline_dir:
+        chosen, warnings = _in_cline_dir(chosen, cline_dir, request.event)
     chosen.sort(key=lambda spec: locale_compare_key(spec.source))
     if request.event in NOT_WIRED and chosen:
         names = ", ".join(spec.source for spec in chosen)
@@ -188,7 +192,21 @@ def select(
             f"{request.event} file hooks are not run: the Cline SDK does not wire "
             f"{request.event} for file hooks; ignored: {names}"
         ]
-    return chosen, []
+    return chosen, warnings
+
+
+def _in_cline_dir(
+    chosen: list[HookSpec], cline_dir: str, event: str
+) -> tuple[list[HookSpec], list[str]]:
+    """``CLINE_DIR`` in the agent's environment (the fire's ``env``) moves the user folder:
+    the SDK reads ``$CLINE_DIR/hooks`` instead of ``~/.cline/hooks`` (each path once)."""
+    if not os.path.isabs(cline_dir):
+        return chosen, [f"CLINE_DIR {cline_dir!r} is not an absolute path; ~/.cline/hooks is used"]
+    folder = os.path.normpath(os.path.join(cline_dir, "hooks"))
+    kept = [spec for spec in chosen if spec.layer != "user"]
+    seen = {spec.source for spec in kept}
+    moved = load_event(Source(DIALECT, "user", folder, "hookdir"), event)
+    return kept + [spec for spec in moved if spec.source not in seen], []
 
 
 _PUNCTUATION_ORDER = " _-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$"
