@@ -38,6 +38,7 @@ class Case:
     global_state: dict[str, Any] = field(default_factory=dict)
     fire: dict[str, Any] = field(default_factory=dict)
     """More fire parameters for hookd (``hooksDirs``...)."""
+    slow: bool = False
     xfail: str | None = None
 
 
@@ -115,6 +116,12 @@ CASES = [
                 f"printf '%s\\n' '{CANCEL}'\nkill -9 $$\n",
             ),
         ),
+    ),
+    Case(
+        "pre-timeout",
+        "a hook past Cline's 30 s timeout is stopped and fails open (its late cancel is lost)",
+        (pre("a", CANCEL, sleep=32),),
+        slow=True,
     ),
     # --- folders -------------------------------------------------------------------------
     Case(
