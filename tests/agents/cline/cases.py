@@ -38,6 +38,8 @@ class Case:
     global_state: dict[str, Any] = field(default_factory=dict)
     fire: dict[str, Any] = field(default_factory=dict)
     """More fire parameters for hookd (``hooksDirs``...)."""
+    count_runs: bool = False
+    """Compare how many times each hook ran (a folder named twice)."""
     slow: bool = False
     xfail: str | None = None
 
@@ -154,6 +156,14 @@ CASES = [
         ),
         args=("--hooks-dir", "{hooksdir}"),
         fire={"hooksDirs": ["{hooksdir}"]},
+    ),
+    Case(
+        "hooks-dir-is-workspace-folder",
+        "--hooks-dir naming the workspace's own hook folder: is the hook run twice?",
+        (pre("w", answer(context="once or twice"), every_run=True),),
+        args=("--hooks-dir", "{ws}/.clinerules/hooks"),
+        fire={"hooksDirs": ["{ws}/.clinerules/hooks"]},
+        count_runs=True,
     ),
     Case(
         "every-folder-contexts",

@@ -130,4 +130,9 @@ async def test_cline_agent_and_hookd_agree(
     )
     for name, data in firsts.items():
         assert hookd_in[name] == data, f"{name}: hookd's stdin differs from the agent's"
+    if case.count_runs:
+        agent_runs = sorted(k for k in agent_in if k.split(".")[0] in ours)
+        assert agent_runs == sorted(hookd_in), (
+            "the agent and hookd ran the hooks a different number of times"
+        )
     assert compare(case, agent, hookd) == [], json.dumps(hookd, indent=1)[:3000]

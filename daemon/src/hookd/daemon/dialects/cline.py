@@ -41,7 +41,7 @@ from ..model import (
     Verdict,
 )
 from . import base
-from .base import first_line, first_root, hook_environment, hooks_by_file, timeout_error
+from .base import first_line, first_root, hook_environment, timeout_error
 from .jsonscan import last_json_object
 
 DIALECT = Dialect.CLINE
@@ -179,9 +179,14 @@ def select(
     loaded: Sequence[tuple[Source, Loaded]], request: FireRequest
 ) -> tuple[list[HookSpec], list[str]]:
     """The event's hook files in folder order; unexpected lookup errors as warnings (the
-    other folders' hooks still run, where Cline's discovery would return none at all)."""
+    other folders' hooks still run, where Cline's discovery would return none at all).
+
+    Not de-duplicated: a ``--hooks-dir`` naming the global or a workspace hook folder
+    runs that folder's hook twice, as cline 2.18.0 does (tests/agents/cline::
+    hooks-dir-is-workspace-folder). Roots and hooks dirs are each listed once already."""
     warnings = [content.error for _source, content in loaded if content.error]
-    return hooks_by_file(loaded, request.event), warnings
+    chosen = [spec for _source, content in loaded for spec in content.hooks.get(request.event, ())]
+    return chosen, warnings
 
 
 def prepare(spec: HookSpec, request: FireRequest, base_env: Mapping[str, str]) -> Launch:
