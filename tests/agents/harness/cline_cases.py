@@ -6,7 +6,6 @@ payload through an in-process hookd on the same files."""
 from __future__ import annotations
 
 import json
-import os
 import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -176,7 +175,3 @@ class Compared:
     def check(self, ok: bool, text: str) -> None:
         if not ok:
             self.problems.append(text)
-
-
-def env_path() -> str:
-    return os.environ.get("PATH", "/usr/bin:/bin")
