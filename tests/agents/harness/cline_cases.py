@@ -56,7 +56,8 @@ def script(hook: Hook, ws: Path) -> str:
         return hook.raw.replace("{ws}", str(ws))
     lines = [
         hook.shebang,
-        f'n=$(ls "$HOOK_OUT" 2>/dev/null | grep -c "^{hook.name}\\.stdin\\.")',
+        # the run's number, claimed atomically (the same hook may run twice at once)
+        f'n=0; while ! mkdir "$HOOK_OUT/{hook.name}.run.$n" 2>/dev/null; do n=$((n+1)); done',
         f'cat > "$HOOK_OUT/{hook.name}.stdin.$n"',
         f'echo {hook.name} >> "$HOOK_OUT/order"',
     ]
