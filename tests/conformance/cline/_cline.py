@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 import shlex
+import shutil
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,8 +30,14 @@ EXAMPLES = Path(__file__).parent / "examples"
 
 DOC_GLOBAL = "{home}/Documents/Cline/Rules/Hooks"
 """The global folder of ``cline-hooks.md``."""
-GLOBAL = "{home}/Documents/Cline/Hooks"
-"""The global folder of Cline's code since 2026 (notes §1A)."""
+GLOBAL = (
+    "{home}/Cline/Hooks"
+    if sys.platform == "linux" and shutil.which("xdg-user-dir")
+    else "{home}/Documents/Cline/Hooks"
+)
+"""The global folder of cline 2.18.0: ``$(xdg-user-dir DOCUMENTS)/Cline/Hooks``, which is
+``~/Cline/Hooks`` without a ``user-dirs.dirs`` (``~/Documents`` when the program is
+missing); tests/agents/cline pins it against the real agent."""
 HOOKS = "{ws}/.clinerules/hooks"
 HOOKS2 = "{ws2}/.clinerules/hooks"
 

@@ -17,7 +17,6 @@ import pytest
 
 from conformance.cline._cline import (
     DOC,
-    DOC_GLOBAL,
     GLOBAL,
     HOOKS,
     HOOKS2,
@@ -74,8 +73,7 @@ COMBINE_CASES = [
         rule=f"{DOC} §Result Combination: contexts concatenated with \\n\\n; {S5}: each "
         "trimmed, empty ones dropped.",
         files=(
-            (f"{DOC_GLOBAL}/PreToolUse", context_of("  first  \n")),
-            (f"{GLOBAL}/PreToolUse", context_of("")),
+            (f"{GLOBAL}/PreToolUse", context_of("  first  \n")),
             (f"{HOOKS}/PreToolUse", context_of("   ")),
             (f"{HOOKS2}/PreToolUse", context_of("\nsecond")),
         ),

@@ -63,11 +63,11 @@ def fifo(name: str):
 FOLDER_CASES = [
     Case(
         id="doc-global-folder",
-        rule=f"{DOC} §Global Hooks: ~/Documents/Cline/Rules/Hooks/<Hook> applies to all "
-        "workspaces.",
+        rule=f"{DOC} §Global Hooks says ~/Documents/Cline/Rules/Hooks/<Hook> applies to all "
+        "workspaces; cline 2.18.0 never reads that folder (tests/agents/cline::"
+        "rules-hooks-not-read), so hookd does not either.",
         files=((f"{DOC_GLOBAL}/PreToolUse", RUNS),),
-        expect=RAN,
-        hooks=({"layer": "global", "source": f"{DOC_GLOBAL}/PreToolUse"},),
+        expect=NONE_RAN,
     ),
     Case(
         id="code-global-folder",
@@ -79,14 +79,14 @@ FOLDER_CASES = [
     ),
     Case(
         id="both-global-folders-in-order",
-        rule=f"{DOC} §Global Hooks and {NOTES} §1A: both global folders' hooks run; contexts "
-        "join in folder order (documented folder first).",
+        rule=f"{DOC} §Global Hooks and {NOTES} §1A name two global folders; cline 2.18.0 "
+        "reads only <Documents>/Cline/Hooks: only its hook runs.",
         files=(
             (f"{GLOBAL}/PreToolUse", context_of("code")),
             (f"{DOC_GLOBAL}/PreToolUse", context_of("doc")),
         ),
-        expect={"context": "doc\n\ncode"},
-        hooks=({"source": f"{DOC_GLOBAL}/PreToolUse"}, {"source": f"{GLOBAL}/PreToolUse"}),
+        expect={"context": "code"},
+        hooks=({"source": f"{GLOBAL}/PreToolUse"},),
     ),
     Case(
         id="global-runs-without-workspace",

@@ -12,7 +12,6 @@ import pytest
 
 from conformance.cline._cline import (
     DOC,
-    DOC_GLOBAL,
     EXAMPLES,
     GLOBAL,
     HOOKS,
@@ -52,7 +51,7 @@ def make_log_folder(places: Places) -> None:
 PACKAGE_RULE = "Global policy: Cannot modify package.json"
 TS_RULE = "Project rule: Use .ts files only"
 GLOBAL_AND_WORKSPACE = (
-    example("global_no_package_json.sh", f"{DOC_GLOBAL}/PreToolUse"),
+    example("global_no_package_json.sh", f"{GLOBAL}/PreToolUse"),
     example("workspace_ts_only.sh", f"{HOOKS}/PreToolUse"),
 )
 

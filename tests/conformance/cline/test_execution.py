@@ -97,13 +97,13 @@ LAUNCH_CASES = [
     Case(
         id="missing-interpreter",
         rule=f"{NOTES} §2A/§2B: an interpreter that does not exist makes the hook fail (the "
-        "shell's exit 127 in Cline): fail open, other hooks count. hookd names the "
-        "interpreter.",
+        "shell's exit 127 in Cline): fail open, and Promise.all loses the other hooks' "
+        "answers too (the default cline_failure_policy). hookd names the interpreter.",
         files=(
             (f"{HOOKS}/PreToolUse", "#!/nonexistent/interpreter\n"),
             (f"{GLOBAL}/PreToolUse", answer({"contextModification": "other"})),
         ),
-        expect={"blocked": False, "context": "other"},
+        expect={"blocked": False, "context": None},
         hooks=(
             {"error": None},
             {"error": "could not start: its interpreter #!/nonexistent/interpreter was not found"},

@@ -16,6 +16,7 @@ import pytest
 
 from conformance.cline._cline import (
     DOC,
+    GLOBAL,
     HOOKS,
     NOTES,
     NOTHING,
@@ -193,13 +194,12 @@ PARSE_CASES = [
         expect=NOTHING,
     ),
     Case(
-        id="json-array-honoured-on-exit-1",
-        rule=f"{S2B}: an array is valid JSON (the defaults), so a non-zero exit with it is "
-        "no error in hookd, which honours valid JSON on any exit code (doc; see Deliberate "
-        "differences).",
+        id="json-array-on-exit-1",
+        rule=f"{S2B}: an array is valid JSON but no answer; with exit 1 the hook failed, as "
+        "in cline 2.18.0 (hookd's default cline_failure_policy).",
         files=hook(prints("[1]\n", exit_code=1)),
         expect=NOTHING,
-        hooks=({"exitCode": 1, "error": None},),
+        hooks=({"exitCode": 1, "error": Has("exited with code 1")},),
     ),
     Case(
         id="nan-is-not-json",
@@ -405,7 +405,7 @@ CAP_CASES = [
         "of 30,000 characters give 60,002 characters, none truncated.",
         files=(
             (f"{HOOKS}/PreToolUse", context_hook("a", 30_000)),
-            ("{home}/Documents/Cline/Hooks/PreToolUse", context_hook("b", 30_000)),
+            (f"{GLOBAL}/PreToolUse", context_hook("b", 30_000)),
         ),
         expect={"context": "b" * 30_000 + "\n\n" + "a" * 30_000},
     ),
@@ -414,7 +414,7 @@ CAP_CASES = [
         rule=f"{S2B}/§5: an over-long context is cut (with its marker) before the join.",
         files=(
             (f"{HOOKS}/PreToolUse", context_hook("a", 50_010)),
-            ("{home}/Documents/Cline/Hooks/PreToolUse", answer({"contextModification": "g"})),
+            (f"{GLOBAL}/PreToolUse", answer({"contextModification": "g"})),
         ),
         expect={"context": "g\n\n" + "a" * 50_000 + MARKER},
     ),

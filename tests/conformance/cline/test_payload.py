@@ -22,7 +22,6 @@ from conformance.cline._cline import (
     ABSENT,
     BLOCK_FOR,
     DOC,
-    DOC_GLOBAL,
     GLOBAL,
     HOOKS,
     HOOKS2,
@@ -252,9 +251,9 @@ CWD_CASES = [
     Case(
         id="global-hooks-in-primary-root",
         rule=f"{NOTES} §2A, §8.1 #24: a global hook runs in the primary (first) workspace root.",
-        files=((f"{DOC_GLOBAL}/PreToolUse", CWD % "doc"), (f"{GLOBAL}/PreToolUse", CWD % "code")),
+        files=((f"{GLOBAL}/PreToolUse", CWD % "code"),),
         roots=("{ws2}", "{ws}"),
-        check=lambda r, p: cwds(p, "doc", "code") == [real(p.ws2)] * 2,
+        check=lambda r, p: cwds(p, "code") == [real(p.ws2)],
     ),
     Case(
         id="hooks-dir-hook-in-primary-root",

@@ -773,11 +773,11 @@ TASK_COMPLETE = [
     Case(
         id="8.5-11-global-error-workspace-succeeds",
         rule=f"{S85} #11: Cline's whole combined call throws when the global hook fails, "
-        "losing the workspace result (§9.2). hookd keeps 'Workspace succeeded' and reports "
-        "the global hook's error.",
+        "losing the workspace result (§9.2); so does hookd by default (cline_failure_policy "
+        "'agent'), reporting the global hook's error.",
         files=both("TaskComplete", prints("", exit_code=1), context_of("Workspace succeeded")),
         fires=(Fire("TaskComplete"),),
-        expect={"blocked": False, "context": "Workspace succeeded"},
+        expect={"blocked": False, "context": None},
         hooks=({"error": Has("TaskComplete", "exited with code 1")}, {"error": None}),
     ),
     Case(

@@ -8,9 +8,17 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import replace
 from pathlib import Path
 
-from hookd_testing import write_executable
+import pytest
+import trio
+
+from hookd.daemon.app import serve
+from hookd.daemon.dialects.cline import documents_folder
+from hookd.daemon.errors import ConfigError
+from hookd.daemon.settings import load_settings
+from hookd_testing import RpcClient, write_executable
 
 PAYLOAD = {
     "taskId": "t1",
@@ -40,6 +48,7 @@ async def test_cancel_blocks_with_error_message_and_context(rpc, workspace) -> N
     result = await fire(rpc, [workspace])
 
     assert result["blocked"] is True
+    assert result["action"] == "stop"  # the agent cancels the task (tests/agents/cline)
     assert result["reason"] == "no .js"
     assert result["context"] == "WORKSPACE_RULES: ts"
     assert result["native"] == {"cancel": True, "contextModification": "WORKSPACE_RULES: ts",
@@ -94,18 +103,16 @@ async def test_symlink_to_an_executable_is_a_hook(rpc, workspace, tmp_path) -> N
 async def test_global_and_multi_root_hooks_combine(rpc, workspace, tmp_path, settings) -> None:
     """Global and every root's hooks run; cancel if any; contexts \\n\\n, errors \\n, in order."""
     second = tmp_path / "second"
-    documented = Path(settings.home) / "Documents" / "Cline" / "Rules" / "Hooks"
-    current = Path(settings.home) / "Documents" / "Cline" / "Hooks"
-    hook(documented, """echo '{"contextModification": "global-doc"}'""")
+    current = Path(documents_folder(settings.home)) / "Cline" / "Hooks"
     hook(current, """echo '{"contextModification": "global", "errorMessage": "e1"}'""")
     hook(workspace_hooks(workspace), """echo '{"cancel": false, "contextModification": "ws1"}'""")
     hook(workspace_hooks(second), """echo '{"cancel": true, "errorMessage": "e2"}'""")
 
     result = await fire(rpc, [workspace, second])
 
-    assert [h["layer"] for h in result["hooks"]] == ["global", "global", "workspace", "workspace"]
+    assert [h["layer"] for h in result["hooks"]] == ["global", "workspace", "workspace"]
     assert result["blocked"] is True
-    assert result["context"] == "global-doc\n\nglobal\n\nws1"
+    assert result["context"] == "global\n\nws1"
     assert result["reason"] == "e1\ne2"
 
 
@@ -131,25 +138,66 @@ async def test_removed_should_continue_is_ignored_and_reported(rpc, workspace) -
     assert "shouldContinue" in result["hooks"][0]["error"]
 
 
-async def test_one_hook_failing_never_loses_another_hooks_cancel(rpc, workspace, settings) -> None:
-    """Unlike Cline's Promise.all, a crashing hook does not discard a sibling's cancel."""
-    hook(Path(settings.home) / "Documents" / "Cline" / "Hooks", "echo boom >&2; exit 1")
+async def test_one_hook_failing_loses_another_hooks_cancel_by_default(
+    rpc, workspace, settings
+) -> None:
+    """As Cline's Promise.all: a crashing hook discards a sibling's cancel (fail open)."""
+    hook(Path(documents_folder(settings.home)) / "Cline" / "Hooks", "echo boom >&2; exit 1")
     hook(workspace_hooks(workspace), """echo '{"cancel": true, "errorMessage": "stop"}'""")
 
     result = await fire(rpc, [workspace])
 
-    assert result["blocked"] is True
-    assert result["reason"] == "stop"
+    assert result["blocked"] is False
+    assert "exited with code 1: boom" in result["hooks"][0]["error"]
+    assert any("no hook's answer counts" in w for w in result["warnings"])
+
+
+async def test_strict_policy_never_loses_another_hooks_cancel(settings, workspace) -> None:
+    """cline_failure_policy = "strict": a crashing hook does not discard a sibling's cancel."""
+    hook(Path(documents_folder(settings.home)) / "Cline" / "Hooks", "echo boom >&2; exit 1")
+    hook(workspace_hooks(workspace), """echo '{"cancel": true, "errorMessage": "stop"}'""")
+    async with trio.open_nursery() as nursery:
+        await nursery.start(serve, replace(settings, cline_failure_policy="strict"))
+        client = await RpcClient.connect(settings.socket_path)
+        result = await fire(client, [workspace])
+        await client.call("shutdown")
+        await client.aclose()
+
+    assert (result["blocked"], result["reason"]) == (True, "stop")
     assert "exited with code 1: boom" in result["hooks"][0]["error"]
 
 
-async def test_json_is_honoured_on_non_zero_exit(rpc, workspace) -> None:
-    """Valid JSON counts whatever the exit code (the documented behaviour)."""
+async def test_json_is_ignored_on_non_zero_exit_by_default(rpc, workspace) -> None:
+    """cline 2.18.0 fails a hook that does not exit 0 open, its valid cancel included."""
     hook(workspace_hooks(workspace), """echo '{"cancel": true}'; exit 3""")
 
     result = await fire(rpc, [workspace])
 
-    assert result["blocked"] is True
+    assert result["blocked"] is False
+    assert "exited with code 3" in result["hooks"][0]["error"]
+    assert "cline_failure_policy" in result["hooks"][0]["error"]
+
+
+async def test_strict_failure_policy_honours_json_on_any_exit(settings, workspace) -> None:
+    """cline_failure_policy = "strict": valid JSON counts whatever the exit code (what
+    Cline's docs say), so a hook that cancels and then fails still cancels."""
+    hook(workspace_hooks(workspace), """echo '{"cancel": true, "errorMessage": "no"}'; exit 3""")
+    async with trio.open_nursery() as nursery:
+        await nursery.start(serve, replace(settings, cline_failure_policy="strict"))
+        client = await RpcClient.connect(settings.socket_path)
+        result = await fire(client, [workspace])
+        await client.call("shutdown")
+        await client.aclose()
+
+    assert (result["blocked"], result["reason"]) == (True, "no")
+
+
+def test_failure_policy_setting_is_checked(tmp_path) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text('cline_failure_policy = "lenient"\n')
+
+    with pytest.raises(ConfigError, match='"agent" or "strict"'):
+        load_settings(str(config))
 
 
 async def test_context_is_capped_at_50000_characters(rpc, workspace) -> None:

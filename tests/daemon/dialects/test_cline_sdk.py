@@ -247,6 +247,7 @@ async def test_cancel_blocks_with_error_message_as_reason(rpc, workspace) -> Non
     result = await fire(rpc, workspace)
 
     assert result["blocked"] is True
+    assert result["action"] == "stop"  # the SDK runner ends the run (tests/agents/cline_sdk)
     assert result["decision"] == "deny"
     assert result["reason"] == "Force push is blocked."
     assert result["context"] is None
@@ -403,8 +404,8 @@ async def test_empty_output_means_no_control(rpc, workspace) -> None:
 
 
 async def test_hooks_dirs_named_by_the_client_are_searched_first(rpc, workspace, tmp_path) -> None:
-    """The CLI's --hooks-dir: the client names extra folders in the fire ("hooksDirs", or
-    CLINE_HOOKS_DIR in its env); their hooks run first, before the usual folders."""
+    """Extra folders the client names in the fire ("hooksDirs") run first; CLINE_HOOKS_DIR
+    in its env is not read (cline 3.0.65's --hooks-dir sets it and nothing reads it)."""
     extra, from_env = tmp_path / "ci-hooks", tmp_path / "env-hooks"
     emit(extra, "PreToolUse.sh", {"context": "from --hooks-dir"})
     emit(from_env, "PreToolUse.sh", {"context": "from CLINE_HOOKS_DIR"})
@@ -412,9 +413,9 @@ async def test_hooks_dirs_named_by_the_client_are_searched_first(rpc, workspace,
 
     result = await fire(rpc, workspace, hooksDirs=[str(extra)],
                         env={"CLINE_HOOKS_DIR": str(from_env)})  # fmt: skip
-    plain_fire = await fire(rpc, workspace)
+    plain_fire = await fire(rpc, workspace, env={"CLINE_HOOKS_DIR": str(from_env)})
 
-    assert [h["layer"] for h in result["hooks"]] == ["hooks-dir", "hooks-dir", "workspace"]
+    assert [h["layer"] for h in result["hooks"]] == ["hooks-dir", "workspace"]
     assert result["context"].index("--hooks-dir") < result["context"].index("workspace")
     assert [h["layer"] for h in plain_fire["hooks"]] == ["workspace"]
 
@@ -426,3 +427,22 @@ async def test_hooks_dirs_are_refused_for_settings_dialects(rpc, workspace, tmp_
 
     assert reply["error"]["code"] == -32602
     assert "file-hook dialects" in reply["error"]["data"]
+
+
+async def test_cline_dir_in_the_env_moves_the_user_folder(
+    rpc, workspace, tmp_path, settings
+) -> None:
+    """CLINE_DIR (the agent's env, passed in the fire's env) makes the SDK read
+    $CLINE_DIR/hooks instead of ~/.cline/hooks (tests/agents/cline_sdk::cline-dir-env)."""
+    moved = tmp_path / "cline-config"
+    emit(moved / "hooks", "PreToolUse.sh", {"context": "from CLINE_DIR"})
+    emit(Path(settings.home) / ".cline" / "hooks", "PreToolUse.sh", {"context": "from ~/.cline"})
+    emit(hooks_dir(workspace), "PreToolUse.sh", {"context": "from workspace"})
+
+    result = await fire(rpc, workspace, env={"CLINE_DIR": str(moved)})
+    plain_fire = await fire(rpc, workspace)
+
+    assert result["context"] == "from CLINE_DIR\nfrom workspace"
+    assert plain_fire["context"] == "from ~/.cline\nfrom workspace"
+    relative = await fire(rpc, workspace, env={"CLINE_DIR": "relative/dir"})
+    assert any("not an absolute path" in w for w in relative["warnings"])

@@ -153,6 +153,9 @@ class FireRequest:
     relay: bool = False
     """The fire comes from ``hookd-relay`` inside the agent: the hooks the agent runs
     itself are not run again (only those handed to hookd with ``hookd adopt``)."""
+    failure_policy: str = "agent"
+    """What a failed hook's output counts for, where the dialect has a choice (Cline's
+    ``cline_failure_policy``): ``agent`` or ``strict``."""
 
     @property
     def session_id(self) -> str | None:

@@ -85,6 +85,11 @@ class Settings:
     """What a hook leaves running when it exits (``cmd &``, escapees): ``"timeout"``
     (the default) lets it live until the hook's own timeout, counted from the hook's
     start, then kills it; ``"kill"`` kills it as soon as the hook exits."""
+    cline_failure_policy: str = "agent"
+    """Cline (``cline`` dialect) hooks that exit non-zero or are killed: ``"agent"`` (the
+    default, what cline 2.18.0 does) ignores their output, even a valid ``cancel``, and the
+    action goes on; ``"strict"`` (hookd's safer rule, what Cline's docs say) honours valid
+    JSON on any exit code, so a hook that blocks and then fails still blocks."""
     watchdog: bool = True
     """A watchdog process kills every hook if the daemon dies, even by SIGKILL."""
     subreaper: bool = True
@@ -175,6 +180,11 @@ def _read_config(path: Path) -> dict[str, Any]:
     if data.get("never_ran", "block") not in ("block", "allow"):
         raise ConfigError(
             f'hookd config {path}: never_ran must be "block" or "allow", not {data["never_ran"]!r}'
+        )
+    if data.get("cline_failure_policy", "agent") not in ("agent", "strict"):
+        raise ConfigError(
+            f'hookd config {path}: cline_failure_policy must be "agent" or "strict", '
+            f"not {data['cline_failure_policy']!r}"
         )
     if data.get("leftover_processes", "timeout") not in ("timeout", "kill"):
         raise ConfigError(

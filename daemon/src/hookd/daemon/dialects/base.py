@@ -154,6 +154,14 @@ def plain_action(request: FireRequest, combined: Combined) -> Action:
     return "ask" if combined.decision == "ask" else "proceed"
 
 
+def cancel_stops(request: FireRequest, combined: Combined) -> Action:
+    """``action`` for agents where a cancelling hook ends the task (both Cline runners:
+    2.18.0 waits in ``resume_task``, 3.0.65 ends the run; tests/agents/cline*)."""
+    if combined.blocked or not combined.continue_:
+        return "stop"
+    return "ask" if combined.decision == "ask" else "proceed"
+
+
 def no_extras(request: FireRequest, reports: Sequence[HookReport]) -> dict[str, Any]:
     """``fire_extras``: no result fields of its own."""
     return {}

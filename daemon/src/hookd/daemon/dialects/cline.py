@@ -17,10 +17,13 @@ from __future__ import annotations
 import errno
 import json
 import os
+import shutil
 import signal
 import stat
+import sys
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from ..jstext import js_cut, to_json_bytes
@@ -29,6 +32,7 @@ from ..model import (
     CombinePolicy,
     Dialect,
     FireRequest,
+    HookReport,
     HookSpec,
     Launch,
     Loaded,
@@ -37,7 +41,7 @@ from ..model import (
     Verdict,
 )
 from . import base
-from .base import first_line, first_root, hook_environment, hooks_by_file, timeout_error
+from .base import first_line, first_root, hook_environment, timeout_error
 from .jsonscan import last_json_object
 
 DIALECT = Dialect.CLINE
@@ -69,10 +73,9 @@ POLICY = CombinePolicy(
     context_separator="\n\n", reason_separator="\n", reasons_from="all", single_verbatim=True
 )
 kept_after_error = base.keep_all
-refine = base.unrefined
 fire_extras = base.no_extras
 async_result = base.no_async_result
-action = base.plain_action
+action = base.cancel_stops
 hook_label = base.label_by_file
 
 
@@ -81,16 +84,42 @@ def canonical_event(event: str) -> str | None:
 
 
 def sources(home: str, system_root: str, roots: Sequence[str]) -> list[Source]:
-    documents = os.path.join(home, "Documents", "Cline")
-    found = [
-        Source(DIALECT, "global", os.path.join(documents, "Rules", "Hooks"), "hookdir"),
-        Source(DIALECT, "global", os.path.join(documents, "Hooks"), "hookdir"),
-    ]
+    """The global folder, then every root's ``.clinerules/hooks`` (``--hooks-dir`` folders
+    come first, from the fire). Only ``<Documents>/Cline/Hooks`` is global: cline 2.18.0
+    never reads the documented ``~/Documents/Cline/Rules/Hooks``."""
+    found = [Source(DIALECT, "global", os.path.join(documents_folder(home), "Cline", "Hooks"),
+                    "hookdir")]  # fmt: skip
     found += [
         Source(DIALECT, "workspace", os.path.join(root, ".clinerules", "hooks"), "hookdir", root)
         for root in roots
     ]
     return found
+
+
+def documents_folder(home: str) -> str:
+    """The user's documents folder as Cline asks for it (``getDocumentsPath``): on Linux
+    what ``xdg-user-dir DOCUMENTS`` prints when that program is on ``PATH`` (the
+    ``XDG_DOCUMENTS_DIR`` of ``user-dirs.dirs``, else ``$HOME`` itself), otherwise
+    ``~/Documents``. The program is a small shell script; hookd reads the same file
+    instead of running it (``$HOME`` is the daemon's home setting)."""
+    fallback = os.path.join(home, "Documents")
+    if sys.platform != "linux" or shutil.which("xdg-user-dir") is None:
+        return fallback
+    own_home = os.path.expanduser("~") == home
+    config = (os.environ.get("XDG_CONFIG_HOME") if own_home else None) or os.path.join(
+        home, ".config"
+    )
+    value = ""
+    try:
+        with open(os.path.join(config, "user-dirs.dirs"), encoding="utf-8") as handle:
+            for line in handle:
+                name, sep, raw = line.strip().partition("=")
+                if sep and name == "XDG_DOCUMENTS_DIR":
+                    value = raw.strip().strip('"')
+    except (OSError, UnicodeDecodeError):
+        value = ""
+    value = value.replace("${HOME}", home).replace("$HOME", home).strip()
+    return value or home
 
 
 def load(source: Source) -> Loaded:
@@ -151,9 +180,14 @@ def select(
     loaded: Sequence[tuple[Source, Loaded]], request: FireRequest
 ) -> tuple[list[HookSpec], list[str]]:
     """The event's hook files in folder order; unexpected lookup errors as warnings (the
-    other folders' hooks still run, where Cline's discovery would return none at all)."""
+    other folders' hooks still run, where Cline's discovery would return none at all).
+
+    Not de-duplicated: a ``--hooks-dir`` naming the global or a workspace hook folder
+    runs that folder's hook twice, as cline 2.18.0 does (tests/agents/cline::
+    hooks-dir-is-workspace-folder). Roots and hooks dirs are each listed once already."""
     warnings = [content.error for _source, content in loaded if content.error]
-    return hooks_by_file(loaded, request.event), warnings
+    chosen = [spec for _source, content in loaded for spec in content.hooks.get(request.event, ())]
+    return chosen, warnings
 
 
 def prepare(spec: HookSpec, request: FireRequest, base_env: Mapping[str, str]) -> Launch:
@@ -181,6 +215,22 @@ def interpret(spec: HookSpec, request: FireRequest, outcome: ProcessOutcome) -> 
     failure = _missing_interpreter(spec, outcome) or timeout_error(outcome)
     if failure:
         return Verdict(error=failure)
+    if outcome.exit_code != 0 and request.failure_policy == "agent":
+        # cline 2.18.0 rejects a hook that did not exit 0 before reading its output: a
+        # valid cancel or context is lost and the action goes on (fail open).
+        detail = first_line(outcome.stderr_text)
+        dropped = last_json_object(outcome.stdout_text) is not None
+        return Verdict(
+            error=_exit_text(request.event, outcome.exit_code)
+            + (f": {detail}" if detail else "")
+            + (
+                '; its JSON answer was ignored, as Cline does (cline_failure_policy = "strict" '
+                "honours it)"
+                if dropped
+                else ""
+            ),
+            native={},
+        )
     obj = last_json_object(outcome.stdout_text)
     cut = (
         "stdout passed hookd's output cap and was cut; the JSON answer was looked for in "
@@ -267,6 +317,39 @@ def _cap(context: str) -> str:
     cut is dropped whole, where Cline would leave half a character)."""
     cut = js_cut(context, CONTEXT_CAP)
     return context if cut is None else cut + TRUNCATION_MARKER
+
+
+def refine(request: FireRequest, combined: Combined, reports: Sequence[HookReport]) -> Combined:
+    """``cline_failure_policy = "agent"``: Cline awaits an event's hooks with
+    ``Promise.all``, so one hook that fails (exits non-zero, is killed, times out, cannot
+    start) rejects the whole call and Cline goes on as if no hook had answered: the other
+    hooks' cancel and context are lost too (cline 2.18.0, tests/agents/cline::
+    one-fails-other-cancels). A hook hookd itself could not run is not such a failure:
+    that stays "never ran"."""
+    if request.failure_policy != "agent" or not (combined.blocked or combined.context):
+        return combined
+    failed = [r for r in reports if _failed(r.outcome)]
+    if not failed:
+        return combined
+    names = ", ".join(r.spec.source for r in failed)
+    return replace(
+        combined,
+        blocked=False,
+        decision=None,
+        reason=None,
+        context=None,
+        warnings=(
+            *combined.warnings,
+            f"a hook failed ({names}), so, as in Cline, no hook's answer counts for this "
+            'event (cline_failure_policy = "strict" keeps the others\' answers)',
+        ),
+    )
+
+
+def _failed(outcome: ProcessOutcome) -> bool:
+    if outcome.never_ran or outcome.cancelled:
+        return False
+    return outcome.timed_out or outcome.spawn_error is not None or outcome.exit_code != 0
 
 
 def native(request: FireRequest, combined: Combined) -> dict[str, Any]:

@@ -74,12 +74,14 @@ POLICY = CombinePolicy(
 UNCANCELLABLE_EVENTS: frozenset[str] = frozenset()
 GUARD_EVENTS = SEQUENTIAL_EVENTS
 TAKES_HOOKS_DIRS = True
-HOOKS_DIR_ENV: str | None = "CLINE_HOOKS_DIR"
-"""The Cline CLI's ``--hooks-dir`` reaches hooks as this variable."""
+HOOKS_DIR_ENV: str | None = None
+"""None: cline 3.0.65's ``--hooks-dir`` only sets ``CLINE_HOOKS_DIR``, which nothing in the
+agent reads (its hooks never run). A client may still name extra folders in the fire's
+``hooksDirs`` on purpose."""
 kept_after_error = base.keep_all
 fire_extras = base.no_extras
 async_result = base.no_async_result
-action = base.plain_action
+action = base.cancel_stops
 hook_label = base.label_by_file
 
 _listing_cache: dict[str, tuple[tuple[int, int, int], dict[str, tuple[str, ...]], int]] = {}
@@ -158,9 +160,12 @@ def _listing(directory: str) -> dict[str, tuple[str, ...]]:
     for entry in entries:
         if not entry.is_file(follow_symlinks=False):
             continue  # symlinks are not hooks in the SDK (Dirent.isFile is false)
-        stem, ext = os.path.splitext(entry.name)
-        if ext.lower() not in EXTENSIONS:
+        ext = os.path.splitext(entry.name)[1].lower()
+        if ext not in EXTENSIONS:
             continue
+        # basename(name, ext) with the lowercased extension: an extension written in
+        # capitals is not cut off, so ``PRETOOLUSE.SH`` names no event (as in the SDK).
+        stem = entry.name[: -len(ext)] if ext and entry.name.endswith(ext) else entry.name
         event = _FILE_EVENT.get(_trim(stem).lower())
         if event is not None:
             found.setdefault(event, []).append(entry.path)
@@ -177,6 +182,10 @@ def select(
     loaded: Sequence[tuple[Source, Loaded]], request: FireRequest
 ) -> tuple[list[HookSpec], list[str]]:
     chosen = hooks_by_file(loaded, request.event)
+    warnings: list[str] = []
+    cline_dir = _trim(request.env.get("CLINE_DIR", ""))
+    if cline_dir:
+        chosen, warnings = _in_cline_dir(chosen, cline_dir, request.event)
     chosen.sort(key=lambda spec: locale_compare_key(spec.source))
     if request.event in NOT_WIRED and chosen:
         names = ", ".join(spec.source for spec in chosen)
@@ -184,7 +193,21 @@ def select(
             f"{request.event} file hooks are not run: the Cline SDK does not wire "
             f"{request.event} for file hooks; ignored: {names}"
         ]
-    return chosen, []
+    return chosen, warnings
+
+
+def _in_cline_dir(
+    chosen: list[HookSpec], cline_dir: str, event: str
+) -> tuple[list[HookSpec], list[str]]:
+    """``CLINE_DIR`` in the agent's environment (the fire's ``env``) moves the user folder:
+    the SDK reads ``$CLINE_DIR/hooks`` instead of ``~/.cline/hooks`` (each path once)."""
+    if not os.path.isabs(cline_dir):
+        return chosen, [f"CLINE_DIR {cline_dir!r} is not an absolute path; ~/.cline/hooks is used"]
+    folder = os.path.normpath(os.path.join(cline_dir, "hooks"))
+    kept = [spec for spec in chosen if spec.layer != "user"]
+    seen = {spec.source for spec in kept}
+    moved = load_event(Source(DIALECT, "user", folder, "hookdir"), event)
+    return kept + [spec for spec in moved if spec.source not in seen], []
 
 
 _PUNCTUATION_ORDER = " _-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$"
@@ -281,6 +304,14 @@ def prepare(spec: HookSpec, request: FireRequest, base_env: Mapping[str, str]) -
     )
 
 
+BASE_KEYS = (
+    "clineVersion", "timestamp", "taskId", "sessionContext", "workspaceRoots",
+    "workspaceInfo", "userId", "agent_id", "parent_agent_id",
+)  # fmt: skip
+"""The payload base in the order the SDK's file-hook runner writes it (``hookName`` and
+the event's own fields follow); checked against cline 3.0.65's stdin bytes."""
+
+
 def event_payload(request: FireRequest, env: Mapping[str, str]) -> dict[str, Any]:
     """The stdin JSON of ``createPayloadBase`` plus the event's fields.
 
@@ -292,14 +323,21 @@ def event_payload(request: FireRequest, env: Mapping[str, str]) -> dict[str, Any
     the payload when the agent did not send it.
     """
     hook_name = SDK_EVENT[request.event]
-    payload: dict[str, Any] = {
+    defaults: dict[str, Any] = {
         "clineVersion": _trim(env.get("CLINE_VERSION", "")),
         "timestamp": iso_timestamp(),
         "workspaceRoots": list(request.roots),
         "userId": _trim(env.get("CLINE_USER_ID", "")) or _trim(env.get("USER", "")) or "unknown",
     }
-    payload.update(request.payload)
+    payload: dict[str, Any] = {}
+    for key in BASE_KEYS:  # the agent's key order, so the stdin bytes are the agent's
+        if key in request.payload:
+            payload[key] = request.payload[key]
+        elif key in defaults:
+            payload[key] = defaults[key]
     payload["hookName"] = hook_name
+    for key, value in request.payload.items():
+        payload.setdefault(key, value)
     for key, block in legacy_blocks(hook_name, request.payload).items():
         payload.setdefault(key, block)
     return payload

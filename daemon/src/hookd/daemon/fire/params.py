@@ -69,6 +69,7 @@ def parse_fire(
         or settings.slow_threshold_ms / 1000,
         client_handlers=frozenset(handlers),
         state_dir=settings.state_dir,
+        failure_policy=settings.cline_failure_policy,
         extra_hook_dirs=_hooks_dirs(params, module, env),
         fire_id=fire_id,
         relay=relay,

@@ -1,0 +1,123 @@
+"""A scripted stand-in for an OpenAI-compatible chat-completions API, on 127.0.0.1
+(standard library only), for both Cline runners.
+
+Each case's turns are keyed by a ``case:<id>`` tag the prompt carries. Turn N answers the
+N-th request of that case: native tool calls (``{"tool": name, "args": {...}}``, what the
+SDK runner asks for) or plain text (``{"text": ...}``; Cline's original runner reads its
+XML tool format from the text). Every request body is recorded (``requests.jsonl``), so a
+test sees what the hooks injected. Requests without a tag get a short text. Streaming
+(SSE) and not; ``GET /models`` lists one model.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+TAG = re.compile(r"case:([\w.-]+)")
+
+
+class Script:
+    def __init__(self, turns: dict[str, list[dict[str, Any]]], log_path: str) -> None:
+        self.turns = turns
+        self.served: dict[str, int] = {}
+        self.log_path = log_path
+        self.lock = threading.Lock()
+
+    def answer(self, body: dict[str, Any]) -> dict[str, Any]:
+        match = TAG.search(json.dumps(body.get("messages", [])))
+        with self.lock:
+            with open(self.log_path, "a") as log:
+                log.write(json.dumps(body) + "\n")
+            if match is None or match.group(1) not in self.turns:
+                return {"text": "ok"}
+            case = match.group(1)
+            index = self.served.get(case, 0)
+            self.served[case] = index + 1
+            turns = self.turns[case]
+            return turns[index] if index < len(turns) else turns[-1]
+
+
+def _calls(turn: dict[str, Any], serial: int) -> list[dict[str, Any]]:
+    return [{"index": 0, "id": f"call_{serial:04d}", "type": "function",
+             "function": {"name": turn["tool"], "arguments": json.dumps(turn.get("args", {}))}}]  # fmt: skip
+
+
+def _usage() -> dict[str, int]:
+    return {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
+
+
+def _completion(turn: dict[str, Any], serial: int) -> dict[str, Any]:
+    message: dict[str, Any] = {"role": "assistant", "content": turn.get("text")}
+    if "tool" in turn:
+        message["tool_calls"] = [
+            {k: v for k, v in call.items() if k != "index"} for call in _calls(turn, serial)
+        ]
+    return {
+        "id": f"chatcmpl-{serial}", "object": "chat.completion", "created": 1, "model": "fake",
+        "choices": [{"index": 0, "message": message,
+                     "finish_reason": "tool_calls" if "tool" in turn else "stop"}],
+        "usage": _usage(),
+    }  # fmt: skip
+
+
+def _sse(turn: dict[str, Any], serial: int) -> bytes:
+    head = {"id": f"chatcmpl-{serial}", "object": "chat.completion.chunk", "created": 1,
+            "model": "fake"}  # fmt: skip
+    delta: dict[str, Any] = {"role": "assistant"}
+    if "tool" in turn:
+        delta["tool_calls"] = _calls(turn, serial)
+    else:
+        delta["content"] = turn.get("text", "done")
+    chunks = [
+        {**head, "choices": [{"index": 0, "delta": delta, "finish_reason": None}]},
+        {**head, "choices": [{"index": 0, "delta": {},
+                              "finish_reason": "tool_calls" if "tool" in turn else "stop"}],
+         "usage": _usage()},
+    ]  # fmt: skip
+    return b"".join(b"data: " + json.dumps(c).encode() + b"\n\n" for c in chunks) + (
+        b"data: [DONE]\n\n"
+    )
+
+
+def serve(port_file: str, script: Script) -> None:
+    counter = iter(range(1, 1_000_000))
+
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, format: str, *args: Any) -> None:
+            return
+
+        def do_POST(self) -> None:
+            raw = self.rfile.read(int(self.headers.get("content-length", 0)))
+            if not self.path.endswith("/chat/completions"):
+                self._send(404, "application/json", b'{"error": {"message": "not here"}}')
+                return
+            body = json.loads(raw or b"{}")
+            turn, serial = script.answer(body), next(counter)
+            if body.get("stream"):
+                self._send(200, "text/event-stream", _sse(turn, serial))
+            else:
+                self._send(200, "application/json", json.dumps(_completion(turn, serial)).encode())
+
+        def do_GET(self) -> None:
+            models = {"object": "list", "data": [{"id": "fake", "object": "model"}]}
+            self._send(200, "application/json", json.dumps(models).encode())
+
+        def _send(self, status: int, kind: str, data: bytes) -> None:
+            self.send_response(status)
+            self.send_header("content-type", kind)
+            self.send_header("content-length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    with open(port_file + ".tmp", "w") as out:
+        out.write(str(server.server_address[1]))
+    os.replace(port_file + ".tmp", port_file)
+    server.serve_forever()
