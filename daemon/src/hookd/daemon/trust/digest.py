@@ -13,20 +13,11 @@ import hashlib
 import json
 import os
 import stat
-import time
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from ..model import HookSpec, Loaded
-from ..racy import is_racy
-
-Signature = tuple[int, int, int, int]
-MAX_CACHED = 4096
-
-
-def signature_of(info: os.stat_result) -> Signature:
-    return (info.st_mtime_ns, info.st_ctime_ns, info.st_size, info.st_ino)
+from ..statcache import StatCache
 
 
 def file_digest(path: str) -> str | None:
@@ -84,39 +75,16 @@ def _plain(value: Any) -> Any:
     return value
 
 
-@dataclass
-class _Entry:
-    signature: Signature
-    digest: str | None
-    read_at_ns: int
-
-
 class Digests:
     """``file_digest`` with a cache on each file's stat signature."""
 
     def __init__(self) -> None:
-        self._cache: dict[str, _Entry] = {}
-        self.computed = 0
+        self._cache: StatCache[str | None] = StatCache()
+
+    @property
+    def computed(self) -> int:
         """Hashes actually computed (the rest came from the cache): for tests and bench."""
+        return self._cache.computed
 
     def of(self, path: str) -> str | None:
-        try:
-            info = os.stat(path)
-        except (OSError, ValueError):
-            self._cache.pop(path, None)
-            return None
-        signature = signature_of(info)
-        cached = self._cache.get(path)
-        if (
-            cached is not None
-            and cached.signature == signature
-            and not is_racy(max(info.st_mtime_ns, info.st_ctime_ns), cached.read_at_ns)
-        ):
-            return cached.digest
-        read_at = time.time_ns()
-        digest = file_digest(path)
-        self.computed += 1
-        if len(self._cache) >= MAX_CACHED:
-            self._cache.clear()
-        self._cache[path] = _Entry(signature, digest, read_at)
-        return digest
+        return self._cache.get(path, lambda: file_digest(path))

@@ -19,15 +19,14 @@ from __future__ import annotations
 
 import os
 import shlex
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..dialects.base import DialectModule
 from ..model import DENIED_PREFIX, Dialect, HookSpec, Loaded, Source
-from ..racy import is_racy
-from .digest import Digests, Signature, config_dialect, config_digest, signature_of
+from ..statcache import StatCache
+from .digest import Digests, config_dialect, config_digest
 from .files import is_system_program, unsafe_reason
 from .scripts import named_files
 from .store import TrustStore
@@ -63,13 +62,6 @@ class Screened:
     nothing was refused."""
 
 
-@dataclass
-class _Config:
-    signature: Signature
-    read_at_ns: int
-    digest: str | None
-
-
 class TrustGate:
     """The trust check, with the caches that keep it to a few ``stat`` calls per fire."""
 
@@ -91,7 +83,7 @@ class TrustGate:
         self.refused: dict[str, str] = {}
         """File -> why it is refused (writable by others)."""
         self._real: dict[str, str] = {}
-        self._configs: dict[str, _Config] = {}
+        self._configs: StatCache[str | None] = StatCache()
         self._content: dict[str, tuple[Loaded, str]] = {}
         self._checked: dict[str, tuple[Loaded, str | None]] = {}
         self._fire_settings: dict[str, tuple[Source, Loaded]] = {}
@@ -235,29 +227,11 @@ class TrustGate:
         """The current ``config_digest`` of a settings file the approval recorded, read
         again with its dialect's reader only when its stat signature changed."""
         try:
-            info = os.stat(path)
-        except (OSError, ValueError):
-            self._configs.pop(path, None)
-            return None
-        signature = signature_of(info)
-        cached = self._configs.get(path)
-        if (
-            cached is not None
-            and cached.signature == signature
-            and not is_racy(max(info.st_mtime_ns, info.st_ctime_ns), cached.read_at_ns)
-        ):
-            return cached.digest
-        read_at = time.time_ns()
-        try:
             module = self.dialects[Dialect(dialect)]
         except ValueError:
             return None
         source = Source(module.DIALECT, "workspace", path, "settings")
-        digest = config_digest(dialect, module.load(source))
-        if len(self._configs) > 4096:
-            self._configs.clear()
-        self._configs[path] = _Config(signature, read_at, digest)
-        return digest
+        return self._configs.get(path, lambda: config_digest(dialect, module.load(source)))
 
     def _content_digest(self, source: Source, content: Loaded) -> str:
         """``config_digest`` of what the registry read (cached while it is the same)."""

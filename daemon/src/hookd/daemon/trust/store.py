@@ -25,7 +25,7 @@ from datetime import UTC, datetime
 
 from ..racy import is_racy
 from ..safe_read import UnreadableFile, read_regular_file
-from .digest import Signature, signature_of
+from ..statcache import Signature, signature_of
 from .files import unsafe_reason
 
 STORE_NAME = "trust.json"

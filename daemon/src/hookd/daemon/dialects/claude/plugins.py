@@ -24,13 +24,12 @@ from __future__ import annotations
 import json
 import os
 import re
-import time
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
 from ...model import Dialect, HookSpec, Loaded, Source
-from ...racy import is_racy
+from ...statcache import StatCache
 from ..settings_json import HandlerFactory, hooks_from_object, read_json_object
 
 LAYER = "plugin"
@@ -41,10 +40,7 @@ _OPTION_KEY = re.compile(r"[^A-Za-z0-9_]")
 _DATA_ID = re.compile(r"[^a-zA-Z0-9\-_]")
 USER_CONFIG = re.compile(r"\$\{user_config\.([A-Za-z_]\w*)\}")
 
-_Signature = tuple[int, int, int]
-_Parsed = tuple[dict[str, Any] | None, str | None]
-_cache: dict[str, tuple[_Signature, int, _Parsed]] = {}
-"""path -> (signature, when it was read, what it held)."""
+_cache: StatCache[tuple[dict[str, Any] | None, str | None]] = StatCache()
 
 
 def folder(home: str) -> str:
@@ -191,18 +187,5 @@ def _hook_files(root: str) -> list[tuple[str, dict[str, Any] | None, str | None]
 
 
 def _read(path: str) -> tuple[dict[str, Any] | None, str | None]:
-    """``read_json_object``, parsed again only when the file's signature changed (or may
-    have: git's racily-clean rule)."""
-    try:
-        info = os.stat(path)
-    except (OSError, ValueError):
-        _cache.pop(path, None)
-        return None, None
-    signature = (info.st_mtime_ns, info.st_size, info.st_ino)
-    cached = _cache.get(path)
-    if cached is not None and cached[0] == signature and not is_racy(info.st_mtime_ns, cached[1]):
-        return cached[2]
-    read_at = time.time_ns()
-    result = read_json_object(path)
-    _cache[path] = (signature, read_at, result)
-    return result
+    """``read_json_object``, parsed again only when the file may have changed."""
+    return _cache.get(path, lambda: read_json_object(path)) or (None, None)
