@@ -128,3 +128,17 @@ def test_project_scope_says_to_allow_the_workspace(home: Path, tmp_path: Path) -
     assert (project / ".hookd" / "claude" / "settings.json").exists()
     assert "hookd allow" in done.stdout
     assert not os.path.exists(home / ".config" / "hookd")
+
+
+def test_a_file_with_nothing_to_change_is_left_as_written(tmp_path: Path) -> None:
+    """No hooks to hand over: the agent's file keeps its own formatting, no backup."""
+    home = tmp_path / "home"
+    settings = home / ".claude" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    settings.write_text('{"model":"x"}')
+
+    done = hookd(home, "adopt")
+
+    assert "nothing to change" in done.stdout
+    assert settings.read_text() == '{"model":"x"}'
+    assert not (home / ".claude" / "settings.json.hookd.bak").exists()

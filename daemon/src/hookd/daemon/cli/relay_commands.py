@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     }[action](agent_file, owned_file)  # fmt: skip
     for note in plan.notes:
         print(f"hookd: {note}")
-    changed = {path: texts for path, texts in plan.writes.items() if texts[0] != texts[1]}
+    changed = {path: texts for path, texts in plan.writes.items() if _differ(*texts)}
     if not changed:
         print("hookd: nothing to change")
         return 0
@@ -71,6 +71,12 @@ def run(args: argparse.Namespace) -> int:
             write_atomically(path, old, new)
             print(f"hookd: wrote {path}" + (f" (backup: {path}.hookd.bak)" if old else ""))
     return 0
+
+
+def _differ(old: str | None, new: str) -> bool:
+    """Whether writing ``new`` changes what the file says (formatting alone does not
+    count: a file hookd has nothing to change in is left as its owner wrote it)."""
+    return json.loads(old or "{}") != json.loads(new)
 
 
 def paths(home: str, scope: str, project: str) -> tuple[str, str]:
