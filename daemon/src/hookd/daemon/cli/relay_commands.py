@@ -76,8 +76,7 @@ def run(args: argparse.Namespace) -> int:
 def _differ(old: str | None, new: str) -> bool:
     """Whether writing ``new`` changes what the file says (formatting alone does not
     count: a file hookd has nothing to change in is left as its owner wrote it)."""
-    before: object = json.loads(old or "{}")
-    return before != json.loads(new)
+    return bool(json.loads(old or "{}") != json.loads(new))
 
 
 def paths(home: str, scope: str, project: str) -> tuple[str, str]:
