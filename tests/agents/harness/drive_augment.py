@@ -11,25 +11,18 @@ import json
 import os
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from fake_augment import Script, serve
+from fake_augment import new_script, serve
+from scripted import start_backend
 
 
 def main(case_dir: Path) -> None:
     run = json.loads((case_dir / "run.json").read_text())
-    port_file = str(case_dir / "api.port")
-    script = Script(run["turns"], str(case_dir / "requests.jsonl"))
-    threading.Thread(target=serve, args=(port_file, script), daemon=True).start()
-    deadline = time.monotonic() + 10
-    while not os.path.exists(port_file):
-        if time.monotonic() > deadline:
-            raise SystemExit("the fake Augment backend did not start")
-        time.sleep(0.01)
-    port = Path(port_file).read_text()
+    script = new_script(run["turns"], str(case_dir / "requests.jsonl"))
+    port = start_backend(serve, script, str(case_dir / "api.port"), "fake Augment backend")
     session = {"accessToken": "dummy", "tenantURL": f"http://127.0.0.1:{port}/",
                "scopes": ["email"]}  # fmt: skip
     env = {

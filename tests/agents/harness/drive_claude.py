@@ -21,19 +21,13 @@ from pathlib import Path
 from typing import IO, Any
 
 sys.path.insert(0, str(Path(__file__).parent))
-from fake_anthropic import Script, serve
+from fake_anthropic import new_script, serve
+from scripted import start_backend
 
 
 def _start_api(case_dir: Path, run: dict[str, Any]) -> str:
-    port_file = str(case_dir / "api.port")
-    script = Script(run["turns"], str(case_dir / "requests.jsonl"))
-    threading.Thread(target=serve, args=(port_file, script), daemon=True).start()
-    deadline = time.monotonic() + 10
-    while not os.path.exists(port_file):
-        if time.monotonic() > deadline:
-            raise SystemExit("the fake Messages API did not start")
-        time.sleep(0.01)
-    return Path(port_file).read_text()
+    script = new_script(run["turns"], str(case_dir / "requests.jsonl"))
+    return start_backend(serve, script, str(case_dir / "api.port"), "fake Messages API")
 
 
 class _Answers:

@@ -19,13 +19,13 @@ import os
 import signal
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
-from fake_openai import Script, serve
+from fake_openai import new_script, serve
+from scripted import start_backend
 
 
 def _configure(run: dict[str, Any], base_url: str) -> None:
@@ -82,15 +82,9 @@ def _run(argv: list[str], run: dict[str, Any], env: dict[str, str]) -> dict[str,
 def main(case_dir: Path) -> None:
     run = json.loads((case_dir / "run.json").read_text())
     run["case_dir"] = str(case_dir)
-    port_file = str(case_dir / "api.port")
-    script = Script(run["turns"], str(case_dir / "requests.jsonl"))
-    threading.Thread(target=serve, args=(port_file, script), daemon=True).start()
-    deadline = time.monotonic() + 10
-    while not os.path.exists(port_file):
-        if time.monotonic() > deadline:
-            raise SystemExit("the fake chat-completions API did not start")
-        time.sleep(0.01)
-    base_url = f"http://127.0.0.1:{Path(port_file).read_text()}/v1"
+    script = new_script(run["turns"], str(case_dir / "requests.jsonl"))
+    port = start_backend(serve, script, str(case_dir / "api.port"), "fake chat-completions API")
+    base_url = f"http://127.0.0.1:{port}/v1"
     _configure(run, base_url)
     env = {
         "PATH": os.environ["PATH"], "HOME": run["home"], "LANG": "C.UTF-8",

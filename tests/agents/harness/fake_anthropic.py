@@ -12,35 +12,11 @@ without a tag (titles, quota probes) get a short text. Streaming (SSE) and not.
 from __future__ import annotations
 
 import json
-import re
 import sys
-import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-TAG = re.compile(r"case:([\w.-]+)")
-
-
-class Script:
-    def __init__(self, turns: dict[str, list[dict[str, Any]]], log_path: str) -> None:
-        self.turns = turns
-        self.served: dict[str, int] = {}
-        self.log_path = log_path
-        self.lock = threading.Lock()
-
-    def answer(self, body: dict[str, Any]) -> dict[str, Any]:
-        text = json.dumps(body.get("messages", []))
-        match = TAG.search(text)
-        with self.lock:
-            with open(self.log_path, "a") as log:
-                log.write(json.dumps(body) + "\n")
-            if match is None or match.group(1) not in self.turns:
-                return {"text": "ok"}
-            case = match.group(1)
-            index = self.served.get(case, 0)
-            self.served[case] = index + 1
-            turns = self.turns[case]
-            return turns[index] if index < len(turns) else {"text": "done"}
+from scripted import Script, publish_port
 
 
 def _content(turn: dict[str, Any], index: int) -> list[dict[str, Any]]:
@@ -86,6 +62,11 @@ def _sse(message: dict[str, Any]) -> bytes:
     )
 
 
+def new_script(turns: dict[str, list[dict[str, Any]]], log_path: str) -> Script:
+    """This backend's script: once a case's turns are used up it answers "done"."""
+    return Script(turns, log_path, when_done={"text": "done"})
+
+
 def serve(port_file: str, script: Script) -> None:
     counter = iter(range(1, 1_000_000))
 
@@ -104,7 +85,11 @@ def serve(port_file: str, script: Script) -> None:
                 self._json(200, {"input_tokens": 10})
                 return
             body = json.loads(raw or b"{}")
-            message = _message(script.answer(body), body.get("model", "claude"), next(counter))
+            message = _message(
+                script.answer(body, json.dumps(body.get("messages", []))),
+                body.get("model", "claude"),
+                next(counter),
+            )
             if body.get("stream"):
                 data = _sse(message)
                 self.send_response(200)
@@ -132,11 +117,7 @@ def serve(port_file: str, script: Script) -> None:
             self.wfile.write(data)
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    with open(port_file + ".tmp", "w") as out:
-        out.write(str(server.server_address[1]))
-    import os
-
-    os.replace(port_file + ".tmp", port_file)
+    publish_port(server.server_address[1], port_file)
     server.serve_forever()
 
 
@@ -144,4 +125,4 @@ if __name__ == "__main__":
     port_file, script_path, log_path = sys.argv[1:4]
     with open(script_path) as f:
         turns = json.load(f)
-    serve(port_file, Script(turns, log_path))
+    serve(port_file, new_script(turns, log_path))

@@ -14,13 +14,11 @@ result, contexts). Anything else gets ``{}``.
 from __future__ import annotations
 
 import json
-import os
-import re
-import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-TAG = re.compile(r"case:([\w.-]+)")
+from scripted import Script, publish_port
+
 TOOL_USE_NODE = 5
 END_TURN, TOOL_USE = 1, 3
 MODELS = {
@@ -31,28 +29,6 @@ MODELS = {
 }  # fmt: skip
 
 
-class Script:
-    def __init__(self, turns: dict[str, list[dict[str, Any]]], log_path: str) -> None:
-        self.turns = turns
-        self.served: dict[str, int] = {}
-        self.log_path = log_path
-        self.lock = threading.Lock()
-
-    def answer(self, body: dict[str, Any]) -> dict[str, Any]:
-        text = json.dumps([body.get("nodes"), body.get("chat_history"), body.get("message")])
-        match = TAG.search(text)
-        with self.lock:
-            with open(self.log_path, "a") as log:
-                log.write(json.dumps(body) + "\n")
-            if match is None or match.group(1) not in self.turns:
-                return {"text": "ok"}
-            case = match.group(1)
-            index = self.served.get(case, 0)
-            self.served[case] = index + 1
-            turns = self.turns[case]
-            return turns[index] if index < len(turns) else {"text": "done"}
-
-
 def chunks(turn: dict[str, Any], index: int) -> list[dict[str, Any]]:
     """The ``chat-stream`` lines for one scripted turn."""
     if "tool" in turn:
@@ -61,6 +37,11 @@ def chunks(turn: dict[str, Any], index: int) -> list[dict[str, Any]]:
                              "input_json": json.dumps(turn.get("input", {}))}}  # fmt: skip
         return [{"text": "", "nodes": [node], "stop_reason": TOOL_USE}]
     return [{"text": turn.get("text", "done"), "nodes": [], "stop_reason": END_TURN}]
+
+
+def new_script(turns: dict[str, list[dict[str, Any]]], log_path: str) -> Script:
+    """This backend's script: once a case's turns are used up it answers "done"."""
+    return Script(turns, log_path, when_done={"text": "done"})
 
 
 def serve(port_file: str, script: Script) -> None:
@@ -80,7 +61,15 @@ def serve(port_file: str, script: Script) -> None:
                 except ValueError:
                     body = {}
                 counter[0] += 1
-                lines = chunks(script.answer(body), counter[0])
+                lines = chunks(
+                    script.answer(
+                        body,
+                        json.dumps(
+                            [body.get("nodes"), body.get("chat_history"), body.get("message")]
+                        ),
+                    ),
+                    counter[0],
+                )
                 self._send(b"".join(json.dumps(line).encode() + b"\n" for line in lines))
             elif path == "/get-models":
                 self._send(json.dumps(MODELS).encode())
@@ -102,7 +91,5 @@ def serve(port_file: str, script: Script) -> None:
             pass
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    with open(port_file + ".tmp", "w") as f:
-        f.write(str(server.server_address[1]))
-    os.replace(port_file + ".tmp", port_file)
+    publish_port(server.server_address[1], port_file)
     server.serve_forever()

@@ -12,34 +12,10 @@ test sees what the hooks injected. Requests without a tag get a short text. Stre
 from __future__ import annotations
 
 import json
-import os
-import re
-import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-TAG = re.compile(r"case:([\w.-]+)")
-
-
-class Script:
-    def __init__(self, turns: dict[str, list[dict[str, Any]]], log_path: str) -> None:
-        self.turns = turns
-        self.served: dict[str, int] = {}
-        self.log_path = log_path
-        self.lock = threading.Lock()
-
-    def answer(self, body: dict[str, Any]) -> dict[str, Any]:
-        match = TAG.search(json.dumps(body.get("messages", [])))
-        with self.lock:
-            with open(self.log_path, "a") as log:
-                log.write(json.dumps(body) + "\n")
-            if match is None or match.group(1) not in self.turns:
-                return {"text": "ok"}
-            case = match.group(1)
-            index = self.served.get(case, 0)
-            self.served[case] = index + 1
-            turns = self.turns[case]
-            return turns[index] if index < len(turns) else turns[-1]
+from scripted import Script, publish_port
 
 
 def _calls(turn: dict[str, Any], serial: int) -> list[dict[str, Any]]:
@@ -84,6 +60,11 @@ def _sse(turn: dict[str, Any], serial: int) -> bytes:
     )
 
 
+def new_script(turns: dict[str, list[dict[str, Any]]], log_path: str) -> Script:
+    """This backend's script: once a case's turns are used up it answers its last turn again."""
+    return Script(turns, log_path)
+
+
 def serve(port_file: str, script: Script) -> None:
     counter = iter(range(1, 1_000_000))
 
@@ -99,7 +80,7 @@ def serve(port_file: str, script: Script) -> None:
                 self._send(404, "application/json", b'{"error": {"message": "not here"}}')
                 return
             body = json.loads(raw or b"{}")
-            turn, serial = script.answer(body), next(counter)
+            turn, serial = script.answer(body, json.dumps(body.get("messages", []))), next(counter)
             if body.get("stream"):
                 self._send(200, "text/event-stream", _sse(turn, serial))
             else:
@@ -117,7 +98,5 @@ def serve(port_file: str, script: Script) -> None:
             self.wfile.write(data)
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    with open(port_file + ".tmp", "w") as out:
-        out.write(str(server.server_address[1]))
-    os.replace(port_file + ".tmp", port_file)
+    publish_port(server.server_address[1], port_file)
     server.serve_forever()
