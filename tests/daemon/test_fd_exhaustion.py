@@ -57,6 +57,10 @@ def test_out_of_file_descriptors_never_fails_open_and_never_kills_the_daemon(
                 if len(idle) % 16 == 0:
                     client.status()  # let the daemon accept them
             client.status()
+            # Fire only once the daemon really holds every descriptor it may (under load
+            # it can lag behind the backlog): else the hooks simply run, and the test
+            # would say nothing about exhaustion.
+            _wait_for(lambda: _open_fds(daemon.pid) >= LIMIT - 1)
             burst = [client.fire("claude", "PreToolUse", [str(root)], {"tool_name": "Bash"})
                      for root in (guarded, fresh, guarded)]  # fmt: skip
             alive_while_starved = daemon.process.poll() is None
