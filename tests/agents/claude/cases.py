@@ -936,7 +936,11 @@ CASES = [
         "two hooks rewrite the input",
         (
             Hook("a", stdout=pre("allow", updatedInput={"command": "touch {ws}/other"})),
-            Hook("b", stdout=pre("allow", updatedInput={"command": "touch {ws}/rewritten"})),
+            # The agent takes the rewrite that finishes last, hookd the last declared:
+            # the last declared also finishes last here, so both are deterministic.
+            Hook(
+                "b", stdout=pre("allow", updatedInput={"command": "touch {ws}/rewritten"}), sleep=1
+            ),
         ),
     ),
     Case(
