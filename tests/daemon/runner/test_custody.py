@@ -6,6 +6,7 @@ found and killed, detached work is bounded by the hook's timeout, nothing surviv
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import signal
 import threading
@@ -151,6 +152,40 @@ def test_nothing_survives_kill_9_of_the_daemon(tmp_path: Path, workspace: Path) 
         daemon.process.wait()
         assert wait_gone(deadline_pids, timeout_s=2.0) == []
         firing.join(10)
+
+
+def test_kill_9_takes_unmarked_members_of_a_running_hooks_group(
+    tmp_path: Path, workspace: Path
+) -> None:
+    """A process that cleared its environment (no hook mark) but stayed in the hook's
+    group dies with the daemon too: the watchdog kills the groups it was told of, even
+    though the daemon's lines never woke it (it reads them once the daemon is gone)."""
+    pids_file = _hook(workspace, "env -i sleep 300 & echo $! >> $P; echo $$ >> $P; sleep 300")
+    settings = json.loads((workspace / ".claude/settings.json").read_text())
+    settings["hooks"].update(claude_settings("PostToolUse", command("true"))["hooks"])
+    write_json(workspace / ".claude/settings.json", settings)
+    with process_daemon(tmp_path) as daemon:
+        for _ in range(20):  # lines about finished hooks first: the watchdog sorts them out
+            daemon.fire("claude", "PostToolUse", [str(workspace)], {"tool_name": "Bash"})
+        firing = threading.Thread(
+            target=lambda: _swallow(
+                daemon.fire, "claude", "PreToolUse", [str(workspace)], {"tool_name": "Bash"}
+            ),
+            daemon=True,
+        )
+        firing.start()
+        pids = _wait_for_pids(pids_file, 2)
+        assert environment_of(pids[0]) == {}  # no HOOKD_HOOK_ID to find it by
+        os.kill(daemon.pid, signal.SIGKILL)
+        daemon.process.wait()
+        assert wait_gone(pids, timeout_s=2.0) == []
+        firing.join(10)
+
+
+def environment_of(pid: int) -> dict[str, str]:
+    with open(f"/proc/{pid}/environ", "rb") as environ:
+        entries = [e.decode() for e in environ.read().split(b"\0") if e]
+    return dict(e.partition("=")[::2] for e in entries)
 
 
 def _swallow(call, *args) -> None:  # type: ignore[no-untyped-def]

@@ -3,14 +3,28 @@
 from __future__ import annotations
 
 import os
+import select
 from pathlib import Path
 
+import pytest
 import trio
 
+from hookd.daemon.runner import process
 from hookd.daemon.runner.process import ProcessLimits, run_hook_process
+from hookd.daemon.runner.spawn import LEAN
 from hookd_testing import kill_leftovers, process_gone, read_pids, wait_until
 
 ENV = dict(os.environ)
+
+
+@pytest.fixture(autouse=True, params=["lean", "trio"])
+def supervisor(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Every test runs under both ways of running a hook: the lean one (vfork on the
+    event loop's thread, one epoll set) and trio's own (where there is no pidfd)."""
+    if request.param == "lean" and not LEAN:
+        pytest.skip("no pidfd/epoll here")
+    monkeypatch.setattr(process, "LEAN", request.param == "lean")
+    return str(request.param)
 
 
 def sh(script: str) -> tuple[str, ...]:
@@ -134,3 +148,62 @@ async def test_hook_runs_in_its_own_session() -> None:
 
     sid, pid = outcome.stdout.decode().split()
     assert sid == pid
+
+
+@pytest.mark.parametrize("size", [0, 1, select.PIPE_BUF, select.PIPE_BUF + 1, 3 * 1024 * 1024])
+async def test_stdin_arrives_whole_whatever_its_size(size: int) -> None:
+    """A payload that fits one atomic pipe write goes in before the start; a larger one
+    is fed as the hook reads: the hook gets every byte either way, and its end."""
+    payload = bytes(i % 251 for i in range(size))
+    outcome = await run("cat", stdin=payload, output_cap_bytes=8 * 1024 * 1024)
+
+    assert outcome.exit_code == 0
+    assert outcome.stdout == payload
+    assert not outcome.stdin_broken
+
+
+async def test_death_by_signal_is_a_negative_exit_code() -> None:
+    """A hook killed by a signal reports it as Python does (-N), output kept."""
+    outcome = await run("echo before; kill -SEGV $$")
+
+    assert outcome.exit_code == -11
+    assert outcome.stdout == b"before\n"
+
+
+async def test_a_hook_not_found_in_a_working_directory_that_is_gone(tmp_path: Path) -> None:
+    """The working directory is the hook's, and a missing one is said as such."""
+    here = await run_hook_process(
+        ("/bin/pwd",), stdin=b"", cwd=str(tmp_path), env=ENV, limits=ProcessLimits(timeout_s=5)
+    )
+    gone = await run_hook_process(
+        ("/bin/pwd",), stdin=b"", cwd=str(tmp_path / "gone"), env=ENV,
+        limits=ProcessLimits(timeout_s=5),
+    )  # fmt: skip
+
+    assert here.stdout == f"{tmp_path}\n".encode()
+    assert gone.exit_code is None
+    assert gone.spawn_error == f"working directory {tmp_path / 'gone'} does not exist"
+
+
+async def test_no_descriptor_is_left_open(tmp_path: Path) -> None:
+    """Hooks that run, fail to start, time out or flood leave no descriptor behind."""
+
+    def open_fds() -> set[str]:
+        return set(os.listdir("/proc/self/fd"))
+
+    await run("true")  # whatever is opened once (trio's own) is opened now
+    before = open_fds()
+    for _ in range(3):
+        await run("cat; echo out; echo err >&2", stdin=b"x" * 100_000)
+        await run("head -c 300000 /dev/zero", output_cap_bytes=1000)
+        await run("sleep 5", timeout_s=0.05, term_grace_s=0.05)
+        await run_hook_process(
+            ("/nonexistent/hook",), stdin=b"{}", cwd=None, env=ENV,
+            limits=ProcessLimits(timeout_s=5),
+        )  # fmt: skip
+        await run_hook_process(
+            ("/bin/true",), stdin=b"{}", cwd=str(tmp_path / "gone"), env=ENV,
+            limits=ProcessLimits(timeout_s=5),
+        )  # fmt: skip
+
+    assert open_fds() == before

@@ -43,6 +43,11 @@ class FireProgress:
         self.runs: dict[int, HookRun] = {}
         """The ``hooks[]`` entry of every finished hook, by index."""
 
+    @property
+    def listening(self) -> bool:
+        """Whether the caller asked for progress (slow notices reach only it)."""
+        return self._notify is not None
+
     async def begin(self) -> None:
         total = self._total
         await self._send(

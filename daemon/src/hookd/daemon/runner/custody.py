@@ -36,8 +36,8 @@ import secrets
 import signal
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager, contextmanager, suppress
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 import structlog
@@ -79,8 +79,9 @@ class Custody:
         self._watchdog: subprocess.Popen[bytes] | None = None
         self._to_reap: set[int] = set()
         self._starting: set[str] = set()
-        """Hook ids whose leader is being spawned (``open_process`` forks in a thread, so
-        other tasks run meanwhile): the leader is our child but not adopted yet."""
+        """Hook ids whose leader is being spawned where other tasks may run meanwhile
+        (trio's ``open_process``, ``process_trio.py``, forks in a thread): the leader is
+        our child but not adopted yet."""
         self._sweep_again = False
         self.hook_nofile: tuple[int, int] | None = None
         """The file-descriptor limit hooks get when the daemon raised its own."""
@@ -156,9 +157,15 @@ class Custody:
     def hook_prefix(self) -> str:
         return self.instance + ":"
 
-    @asynccontextmanager
-    async def slot(self, timeout_s: float) -> AsyncIterator[None]:
-        """Hold one of the process slots; QueueTimeout when ``timeout_s`` passes first."""
+    async def take_slot(self, timeout_s: float) -> None:
+        """Take one of the process slots (``release_slot`` gives it back); QueueTimeout
+        when ``timeout_s`` passes first. A free slot is taken at once (the semaphore is
+        fair: a slot is free only when nobody waits)."""
+        try:
+            self._slots.acquire_nowait()
+            return
+        except trio.WouldBlock:
+            pass
         self.waiting += 1
         try:
             with trio.move_on_after(timeout_s) as waited:
@@ -170,10 +177,9 @@ class Custody:
                 f"waited {timeout_s:.1f} s for one of hookd's {self.max_processes} process "
                 "slots (max_hook_processes); every slot was busy"
             )
-        try:
-            yield
-        finally:
-            self._slots.release()
+
+    def release_slot(self) -> None:
+        self._slots.release()
 
     @contextmanager
     def starting(self, hook_id: str) -> Iterator[None]:
@@ -195,7 +201,8 @@ class Custody:
 
     def release(self, pid: int) -> None:
         """A hook's leader was reaped: keep its leftovers until its deadline (or kill
-        them, per policy), and sweep escapees of hooks that are done."""
+        them, per policy), and have escapees of hooks that are done swept at once (by
+        ``run``, right after: the fire's answer does not wait for the ``/proc`` scan)."""
         hook_id = self._live.pop(pid, None)
         deadline = self._deadlines.pop(hook_id, 0.0) if hook_id else 0.0
         if (
@@ -209,11 +216,9 @@ class Custody:
         else:
             self._tell(f"-{pid}")
             self._depth.pop(hook_id or "", None)
-        self.sweep()
-        if self._to_reap:
-            self._reap()
-            if self._to_reap:
-                self._wake()  # killed but not dead yet: reap them in a moment
+        if self.subreaper:  # else orphans go to init: nothing of theirs to find here
+            self._sweep_again = True
+            self._wake()
 
     def _wake(self) -> None:
         self._detached_changed.set()
@@ -276,8 +281,7 @@ class Custody:
         if watchdog is None or watchdog.stdin is None:
             return
         try:
-            watchdog.stdin.write(line.encode() + b"\n")
-            watchdog.stdin.flush()
+            os.write(watchdog.stdin.fileno(), line.encode() + b"\n")  # wakes it not
         except OSError as exc:
             log.warning("watchdog_lost", error=str(exc))
             self._watchdog = None

@@ -29,64 +29,23 @@ import errno
 import math
 import os
 import resource
-import signal
-import subprocess
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import trio
 
 from ..model import ProcessOutcome
 from .custody import HOOK_ID_ENV, Custody, QueueTimeout
+from .output import ProcessLimits, ms_since
+from .process_trio import open_hook_process, supervise_trio
+from .spawn import LEAN, HookChild, start_child
+from .supervise import supervise
 
-_READ_CHUNK = 65536
 HOOKD_LIMIT_ERRNOS = frozenset({errno.EMFILE, errno.ENFILE, errno.EAGAIN, errno.ENOMEM})
 """Spawn failures that are hookd's own resource limits, not the hook's fault."""
 
-
-@dataclass(frozen=True)
-class ProcessLimits:
-    """The bounds a hook process runs under."""
-
-    timeout_s: float
-    output_cap_bytes: int = 1024 * 1024
-    json_cap_bytes: int = 16 * 1024 * 1024
-    """The cap for a stdout that starts with ``{``: an answer is read whole up to here,
-    so a large JSON decision is never cut (and so never flipped) by the text cap."""
-    term_grace_s: float = 0.5
-    drain_grace_s: float = 0.1
-
-
-class _CappedBuffer:
-    def __init__(self, cap: int, json_cap: int | None = None) -> None:
-        self.cap = cap
-        self.json_cap = json_cap
-        """When set, the cap becomes this once the output turns out to start with ``{``."""
-        self.starts_with_brace: bool | None = None
-        self.chunks: list[bytes | bytearray] = []
-        self.size = 0
-        self.truncated = False
-
-    def add(self, data: bytes | bytearray) -> None:
-        if self.starts_with_brace is None:
-            text = bytes(data).lstrip()
-            if text:
-                self.starts_with_brace = text.startswith(b"{")
-                if self.starts_with_brace and self.json_cap is not None:
-                    self.cap = max(self.cap, self.json_cap)
-        room = self.cap - self.size
-        if room <= 0:
-            self.truncated = True
-            return
-        if len(data) > room:
-            data = data[:room]
-            self.truncated = True
-        self.chunks.append(data)
-        self.size += len(data)
-
-    def value(self) -> bytes:
-        return b"".join(self.chunks)
+__all__ = ["HOOKD_LIMIT_ERRNOS", "ProcessLimits", "effective_timeout", "run_hook_process"]
 
 
 async def run_hook_process(
@@ -109,15 +68,18 @@ async def run_hook_process(
     if custody is None:
         return await _start(argv, stdin, cwd, dict(env), limits, started, None, depth)
     try:
-        async with custody.slot(limits.timeout_s):
-            waited = time.perf_counter() - started
-            if waited > 0.001:
-                limits = replace(limits, timeout_s=max(0.0, limits.timeout_s - waited))
-            return await _start(argv, stdin, cwd, dict(env), limits, started, custody, depth)
+        await custody.take_slot(limits.timeout_s)
     except QueueTimeout as exc:
         return ProcessOutcome(
-            None, b"", b"", _ms_since(started), spawn_error=str(exc), never_ran=True
+            None, b"", b"", ms_since(started), spawn_error=str(exc), never_ran=True
         )
+    try:
+        waited = time.perf_counter() - started
+        if waited > 0.001:
+            limits = replace(limits, timeout_s=max(0.0, limits.timeout_s - waited))
+        return await _start(argv, stdin, cwd, dict(env), limits, started, custody, depth)
+    finally:
+        custody.release_slot()
 
 
 async def _start(
@@ -135,151 +97,52 @@ async def _start(
         hook_id = env[HOOK_ID_ENV] = custody.new_id(depth)
     try:
         with custody.starting(hook_id) if custody and hook_id else contextlib.nullcontext():
-            process = await trio.lowlevel.open_process(
-                list(argv),
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                cwd=cwd,
-                env=env,
-                start_new_session=True,
-            )
+            child = await _launch(argv, cwd, env, stdin)
             if custody is not None and hook_id is not None:
-                custody.adopt(process.pid, hook_id, limits.timeout_s)
+                custody.adopt(child.pid, hook_id, limits.timeout_s)
     except OSError as exc:
         return ProcessOutcome(
             exit_code=None,
             stdout=b"",
             stderr=b"",
-            duration_ms=_ms_since(started),
+            duration_ms=ms_since(started),
             spawn_error=_describe_spawn_error(argv, cwd, exc),
             spawn_errno=exc.errno,
             never_ran=exc.errno in HOOKD_LIMIT_ERRNOS,
         )
     if custody is None or hook_id is None:
-        return await _supervise(process, stdin, limits, started, kill_leftovers=False)
+        return await _supervise(child, stdin, limits, started, kill_leftovers=False)
     if custody.hook_nofile is not None:
-        _restore_nofile(process.pid, custody.hook_nofile)
+        _restore_nofile(child.pid, custody.hook_nofile)
     try:
         return await _supervise(
-            process, stdin, limits, started, kill_leftovers=custody.kill_leftovers
+            child, stdin, limits, started, kill_leftovers=custody.kill_leftovers
         )
     finally:
-        custody.release(process.pid)
+        custody.release(child.pid)
+
+
+async def _launch(
+    argv: Sequence[str], cwd: str | None, env: Mapping[str, str], stdin: bytes
+) -> HookChild | trio.Process:
+    """Start the hook's process (``spawn.start_child``: the seam) or, without pidfd and
+    epoll, trio's."""
+    if LEAN:
+        return start_child(argv, cwd, env, stdin)
+    return await open_hook_process(argv, cwd, env)
 
 
 async def _supervise(
-    process: trio.Process,
+    child: HookChild | trio.Process,
     stdin: bytes,
     limits: ProcessLimits,
     started: float,
     *,
     kill_leftovers: bool,
 ) -> ProcessOutcome:
-    stdout = _CappedBuffer(limits.output_cap_bytes, limits.json_cap_bytes)
-    stderr = _CappedBuffer(limits.output_cap_bytes)
-    state = {"stdin_broken": False, "timed_out": False, "pipes_held_open": False}
-    pgid = process.pid  # session leader: its pid is the group id
-    cancelled = True
-    try:
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(_feed, process, stdin, state)
-            readers = {"stdout": trio.CancelScope(), "stderr": trio.CancelScope()}
-            done = {"stdout": trio.Event(), "stderr": trio.Event()}
-            nursery.start_soon(_drain, process.stdout, stdout, readers["stdout"], done["stdout"])
-            nursery.start_soon(_drain, process.stderr, stderr, readers["stderr"], done["stderr"])
-            with trio.move_on_after(limits.timeout_s) as deadline:
-                await process.wait()
-            if deadline.cancelled_caught:
-                state["timed_out"] = True
-                await _kill_group(process, pgid, limits.term_grace_s)
-            with trio.move_on_after(limits.drain_grace_s):
-                await done["stdout"].wait()
-                await done["stderr"].wait()
-            if not (done["stdout"].is_set() and done["stderr"].is_set()):
-                # A background child still holds the pipes: stop waiting for EOF.
-                state["pipes_held_open"] = True
-                for scope in readers.values():
-                    scope.cancel()
-            nursery.cancel_scope.cancel()  # the stdin feeder, if still blocked
-        cancelled = False
-    finally:
-        if cancelled:
-            with trio.CancelScope(shield=True):
-                await _kill_group(process, pgid, limits.term_grace_s)
-        elif state["timed_out"] or kill_leftovers:
-            _signal_group(pgid, signal.SIGKILL)  # members that outlived the leader
-        for stream in (process.stdin, process.stdout, process.stderr):
-            if stream is not None:
-                with trio.CancelScope(shield=True):
-                    await stream.aclose()
-    too_big = (
-        f"its JSON answer was over {stdout.cap} bytes (json_output_cap_bytes), so hookd "
-        "could not read it whole"
-        if stdout.truncated and stdout.starts_with_brace
-        else None
-    )
-    return ProcessOutcome(
-        never_ran=too_big is not None,
-        spawn_error=too_big,
-        exit_code=process.returncode,
-        stdout=stdout.value(),
-        stderr=stderr.value(),
-        duration_ms=_ms_since(started),
-        timed_out=state["timed_out"],
-        stdout_truncated=stdout.truncated,
-        stderr_truncated=stderr.truncated,
-        stdin_broken=state["stdin_broken"],
-        pipes_held_open=state["pipes_held_open"],
-    )
-
-
-async def _feed(process: trio.Process, data: bytes, state: dict[str, bool]) -> None:
-    assert process.stdin is not None
-    try:
-        if data:
-            await process.stdin.send_all(data)
-        await process.stdin.aclose()
-    except (trio.BrokenResourceError, trio.ClosedResourceError):
-        state["stdin_broken"] = True  # the hook exited or closed stdin without reading
-
-
-async def _drain(
-    stream: trio.abc.ReceiveStream | None,
-    sink: _CappedBuffer,
-    scope: trio.CancelScope,
-    done: trio.Event,
-) -> None:
-    if stream is None:
-        done.set()
-        return
-    with scope:
-        try:
-            while chunk := await stream.receive_some(_READ_CHUNK):
-                sink.add(chunk)
-        except (trio.BrokenResourceError, trio.ClosedResourceError):
-            pass
-        done.set()
-
-
-async def _kill_group(process: trio.Process, pgid: int, grace_s: float) -> None:
-    """SIGTERM the group, give it ``grace_s`` to exit, then SIGKILL it."""
-    if process.returncode is None:
-        _signal_group(pgid, signal.SIGTERM)
-        with trio.move_on_after(grace_s):
-            await process.wait()
-    _signal_group(pgid, signal.SIGKILL)
-    if process.returncode is None:
-        await process.wait()
-
-
-def _signal_group(pgid: int, sig: signal.Signals) -> None:
-    try:
-        os.killpg(pgid, sig)
-    except ProcessLookupError:
-        pass  # nothing left in the group
-    except PermissionError:
-        pass  # a member changed credentials (setuid); nothing more we may do
+    if isinstance(child, HookChild):
+        return await supervise(child, stdin, limits, started, kill_leftovers=kill_leftovers)
+    return await supervise_trio(child, stdin, limits, started, kill_leftovers=kill_leftovers)
 
 
 def _restore_nofile(pid: int, limits: tuple[int, int]) -> None:
@@ -288,10 +151,6 @@ def _restore_nofile(pid: int, limits: tuple[int, int]) -> None:
     by it (a race a program checking its limit in its first microseconds could lose)."""
     with contextlib.suppress(OSError, ValueError):  # gone, or not permitted: keeps ours
         resource.prlimit(pid, resource.RLIMIT_NOFILE, limits)
-
-
-def _ms_since(started: float) -> float:
-    return round((time.perf_counter() - started) * 1000, 3)
 
 
 def _describe_spawn_error(argv: Sequence[str], cwd: str | None, exc: OSError) -> str:

@@ -1,8 +1,10 @@
 """Run a fire's hooks: concurrently in one nursery, or in order where the dialect says so.
 
 Each hook runs in its own cancel scope with its own timeout (the dialect's default or
-the hook's setting, capped by the fire's ``timeoutMs``); a sibling task sends the
-*slow* notice once a hook passes the threshold and is cancelled when the hook ends.
+the hook's setting, capped by the fire's ``timeoutMs``). When someone listens to the
+fire's progress, a sibling task sends the *slow* notice once a hook passes the
+threshold and is cancelled when the hook ends; nobody listening, no task. A fire with
+one hook runs it in the fire's own task (no nursery to start one task in).
 """
 
 from __future__ import annotations
@@ -40,6 +42,11 @@ log = structlog.get_logger("hookd.runner")
 class HookProgress(Protocol):
     """Told as each hook starts, passes the slow threshold and finishes."""
 
+    @property
+    def listening(self) -> bool:
+        """Whether anyone hears the slow notices (else none is timed)."""
+        ...
+
     async def started(self, index: int, spec: HookSpec) -> None: ...
 
     async def slow(self, index: int, spec: HookSpec, elapsed_ms: int) -> None: ...
@@ -48,6 +55,8 @@ class HookProgress(Protocol):
 
 
 class _Silent:
+    listening = False
+
     async def started(self, index: int, spec: HookSpec) -> None:
         return None
 
@@ -76,22 +85,29 @@ async def run_hooks(
     deadline = trio.current_time() + (request.timeout_s or math.inf)
     reports: dict[int, HookReport] = {}
 
+    slow_s = request.slow_threshold_s
+    timed = progress.listening and 0 < slow_s < math.inf
+
     async def run_one(index: int, spec: HookSpec) -> None:
         remaining = max(0.0, deadline - trio.current_time())
         await progress.started(index, spec)
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(_slow_notice, progress, index, spec, request.slow_threshold_s)
-            limits = limits_for(settings, min(spec.timeout_s, remaining))
-            outcome, verdict = await run_hook(
-                module, spec, request, base_env, limits,
-                ask_client=ask_client, custody=custody, never_ran=settings.never_ran,
-            )  # fmt: skip
-            nursery.cancel_scope.cancel()
+        limits = limits_for(settings, min(spec.timeout_s, remaining))
+        running = run_hook(
+            module, spec, request, base_env, limits,
+            ask_client=ask_client, custody=custody, never_ran=settings.never_ran,
+        )  # fmt: skip
+        if timed:
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(_slow_notice, progress, index, spec, slow_s)
+                outcome, verdict = await running
+                nursery.cancel_scope.cancel()
+        else:
+            outcome, verdict = await running
         report = HookReport(spec=spec, index=index, outcome=outcome, verdict=verdict)
         reports[index] = report
         await progress.finished(report)
 
-    if module.sequential(request):
+    if len(specs) == 1 or module.sequential(request):
         for index, spec in enumerate(specs):
             await run_one(index, spec)
     else:
@@ -258,7 +274,5 @@ async def _spawn(
 async def _slow_notice(
     progress: HookProgress, index: int, spec: HookSpec, threshold_s: float
 ) -> None:
-    if threshold_s <= 0 or math.isinf(threshold_s):
-        return
     await trio.sleep(threshold_s)
     await progress.slow(index, spec, round(threshold_s * 1000))

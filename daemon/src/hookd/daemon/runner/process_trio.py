@@ -1,0 +1,135 @@
+"""Run one hook process with trio's own process support: where ``supervise.py`` cannot
+(no pidfd or epoll: not Linux). Same rules, one task per stream: a stdin feeder, two
+output readers, and the leader's exit waited for by trio (which forks in a thread)."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+import trio
+
+from ..model import ProcessOutcome
+from .output import READ_CHUNK, CappedBuffer, ProcessLimits, finished_outcome, output_buffers
+from .spawn import signal_group
+
+
+async def open_hook_process(
+    argv: Sequence[str], cwd: str | None, env: Mapping[str, str]
+) -> trio.Process:
+    """Start ``argv`` in its own session with three pipes (``OSError`` if it cannot)."""
+    return await trio.lowlevel.open_process(
+        list(argv),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=cwd,
+        env=env,
+        start_new_session=True,
+    )
+
+
+@dataclass
+class _State:
+    stdin_broken: bool = False
+    timed_out: bool = False
+    pipes_held_open: bool = False
+    done: dict[str, trio.Event] = field(
+        default_factory=lambda: {"stdout": trio.Event(), "stderr": trio.Event()}
+    )
+
+
+async def supervise_trio(
+    process: trio.Process,
+    stdin: bytes,
+    limits: ProcessLimits,
+    started: float,
+    *,
+    kill_leftovers: bool,
+) -> ProcessOutcome:
+    """Run ``process`` to completion and describe it."""
+    out, err = output_buffers(limits)
+    state = _State()
+    pgid = process.pid  # session leader: its pid is the group id
+    cancelled = True
+    try:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(_feed, process, stdin, state)
+            readers = {"stdout": trio.CancelScope(), "stderr": trio.CancelScope()}
+            nursery.start_soon(_drain, process.stdout, out, readers["stdout"], state.done["stdout"])
+            nursery.start_soon(_drain, process.stderr, err, readers["stderr"], state.done["stderr"])
+            with trio.move_on_after(limits.timeout_s) as deadline:
+                await process.wait()
+            if deadline.cancelled_caught:
+                state.timed_out = True
+                await _kill_group(process, pgid, limits.term_grace_s)
+            with trio.move_on_after(limits.drain_grace_s):
+                for event in state.done.values():
+                    await event.wait()
+            if not all(event.is_set() for event in state.done.values()):
+                # A background child still holds the pipes: stop waiting for EOF.
+                state.pipes_held_open = True
+                for scope in readers.values():
+                    scope.cancel()
+            nursery.cancel_scope.cancel()  # the stdin feeder, if still blocked
+        cancelled = False
+    finally:
+        if cancelled:
+            with trio.CancelScope(shield=True):
+                await _kill_group(process, pgid, limits.term_grace_s)
+        elif state.timed_out or kill_leftovers:
+            signal_group(pgid, signal.SIGKILL)  # members that outlived the leader
+        for stream in (process.stdin, process.stdout, process.stderr):
+            if stream is not None:
+                with trio.CancelScope(shield=True):
+                    await stream.aclose()
+    return finished_outcome(
+        exit_code=process.returncode,
+        stdout=out,
+        stderr=err,
+        started=started,
+        timed_out=state.timed_out,
+        stdin_broken=state.stdin_broken,
+        pipes_held_open=state.pipes_held_open,
+    )
+
+
+async def _feed(process: trio.Process, data: bytes, state: _State) -> None:
+    assert process.stdin is not None
+    try:
+        if data:
+            await process.stdin.send_all(data)
+        await process.stdin.aclose()
+    except (trio.BrokenResourceError, trio.ClosedResourceError):
+        state.stdin_broken = True  # the hook exited or closed stdin without reading
+
+
+async def _drain(
+    stream: trio.abc.ReceiveStream | None,
+    sink: CappedBuffer,
+    scope: trio.CancelScope,
+    done: trio.Event,
+) -> None:
+    if stream is None:
+        done.set()
+        return
+    with scope:
+        try:
+            while chunk := await stream.receive_some(READ_CHUNK):
+                sink.add(chunk)
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            pass
+        done.set()
+
+
+async def _kill_group(process: trio.Process, pgid: int, grace_s: float) -> None:
+    """SIGTERM the group, give it ``grace_s`` to exit, then SIGKILL it."""
+    if process.returncode is None:
+        signal_group(pgid, signal.SIGTERM)
+        with trio.move_on_after(grace_s):
+            await process.wait()
+    signal_group(pgid, signal.SIGKILL)
+    if process.returncode is None:
+        await process.wait()

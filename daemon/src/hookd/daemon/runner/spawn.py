@@ -1,0 +1,137 @@
+"""Start one hook process: the seam where a hook's process comes into being.
+
+``start_child`` is the only place hookd starts a hook's process on Linux; whatever else
+can start one (a warm interpreter, say) returns a :class:`HookChild` like it does, and
+``supervise.py`` then treats it the same: pipes, timeouts, group kills, exit status.
+
+The process is started on the event loop's own thread: ``subprocess.Popen`` forks with
+``vfork`` (the daemon is suspended only until the child has called ``exec``), which costs
+less than handing the call to a worker thread and back (two thread wake-ups per hook,
+trio's ``open_process``). A stdin payload that fits a pipe's atomic write is written
+before the start, and the pipe closed, so no task has to feed it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import select
+import signal
+import subprocess
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+LEAN = sys.platform.startswith("linux") and hasattr(os, "pidfd_open") and hasattr(select, "epoll")
+"""Whether this system has what ``supervise.py`` needs (pidfd, epoll); elsewhere hookd
+runs hooks through trio's own process support (``process_trio.py``)."""
+
+CLOSED = -1
+
+
+@dataclass
+class HookChild:
+    """A started hook process, and the daemon's ends of its pipes (``CLOSED`` once
+    closed). Its pid is its process group's id: it leads its own session."""
+
+    pid: int
+    stdin: int
+    """The write end of its stdin, or ``CLOSED`` when the whole payload was written
+    before the start."""
+    stdout: int
+    stderr: int
+    exit_fd: int
+    """Readable once the process has exited (a pidfd)."""
+    popen: subprocess.Popen[bytes] | None = None
+
+    def reap(self) -> int | None:
+        """Its exit code (negative: the signal that ended it) once it has exited, else
+        None. ``ChildProcessError`` when it was reaped elsewhere (its status is lost)."""
+        pid, status = os.waitpid(self.pid, os.WNOHANG)
+        if pid == 0:
+            return None
+        code = os.waitstatus_to_exitcode(status)
+        if self.popen is not None:
+            self.popen.returncode = code  # reaped here: Popen must not wait for it again
+        return code
+
+    def close_fd(self, fd: int) -> None:
+        """Close one of our ends (and forget it)."""
+        for name in ("stdin", "stdout", "stderr", "exit_fd"):
+            if getattr(self, name) == fd:
+                setattr(self, name, CLOSED)
+        os.close(fd)
+
+    def close(self) -> None:
+        """Close whatever ends are still open."""
+        for fd in (self.stdin, self.stdout, self.stderr, self.exit_fd):
+            if fd != CLOSED:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+        self.stdin = self.stdout = self.stderr = self.exit_fd = CLOSED
+        if self.popen is not None and self.popen.returncode is None:
+            self.popen.returncode = -signal.SIGKILL  # never waited for by Popen's __del__
+
+
+def start_child(
+    argv: Sequence[str], cwd: str | None, env: Mapping[str, str], stdin: bytes
+) -> HookChild:
+    """Start ``argv`` in its own session with three pipes, ``stdin`` already in the first
+    when it fits (``select.PIPE_BUF``: a write that size into a new pipe never blocks).
+
+    Raises:
+        OSError: it could not start; the error of ``subprocess.Popen`` (not found, not
+            executable, no such working directory, out of descriptors or processes).
+    """
+    ours: list[int] = []
+    theirs: list[int] = []
+    try:
+        for _ in range(3):
+            read_end, write_end = os.pipe()  # both close-on-exec
+            ours.append(write_end if not ours else read_end)
+            theirs.append(read_end if not theirs else write_end)
+        stdin_w = ours[0]
+        if len(stdin) <= select.PIPE_BUF:
+            if stdin:
+                os.write(stdin_w, stdin)
+            os.close(stdin_w)
+            stdin_w = ours[0] = CLOSED
+        else:
+            os.set_blocking(stdin_w, False)  # fed as the hook reads (supervise.py)
+        popen = subprocess.Popen(
+            list(argv),
+            stdin=theirs[0],
+            stdout=theirs[1],
+            stderr=theirs[2],
+            cwd=cwd,
+            env=env,
+            start_new_session=True,
+        )
+    except BaseException:
+        for fd in ours:
+            if fd != CLOSED:
+                os.close(fd)
+        raise
+    finally:
+        for fd in theirs:
+            os.close(fd)
+    try:
+        exit_fd = os.pidfd_open(popen.pid)
+    except OSError:
+        signal_group(popen.pid, signal.SIGKILL)  # it cannot be supervised: it must not run
+        popen.wait()
+        for fd in ours:
+            if fd != CLOSED:
+                os.close(fd)
+        raise
+    return HookChild(popen.pid, stdin_w, ours[1], ours[2], exit_fd, popen)
+
+
+def signal_group(pgid: int, sig: signal.Signals) -> None:
+    """Signal a hook's whole process group; nothing left in it is no error."""
+    try:
+        os.killpg(pgid, sig)
+    except ProcessLookupError:
+        pass  # nothing left in the group
+    except PermissionError:
+        pass  # a member changed credentials (setuid); nothing more we may do

@@ -1,0 +1,155 @@
+"""Supervise one started hook process on Linux: one task and one epoll set per hook.
+
+The hook's stdout and stderr, the rest of its stdin (a payload too large to write before
+it started) and its pidfd sit in a private epoll set that trio waits on as a single file
+descriptor, so a hook costs no task per stream and no thread. The rules are those of
+``process.py``: output capped, completion at the leader's exit plus a bounded drain, the
+group killed (SIGTERM, grace, SIGKILL) on timeout or cancellation, shielded.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import select
+import signal
+
+import trio
+
+from ..model import ProcessOutcome
+from .output import READ_CHUNK, CappedBuffer, ProcessLimits, finished_outcome, output_buffers
+from .spawn import CLOSED, HookChild, signal_group
+
+
+class _Watch:
+    """The hook's ends in one epoll set, and what has come out of them so far."""
+
+    def __init__(self, child: HookChild, stdin: bytes, out: CappedBuffer, err: CappedBuffer):
+        self.child = child
+        self.epoll = select.epoll()
+        self.sinks = {child.stdout: out, child.stderr: err}
+        for fd in (child.stdout, child.stderr, child.exit_fd):
+            self.epoll.register(fd, select.EPOLLIN)
+        self.pending = memoryview(stdin)
+        if child.stdin != CLOSED:
+            self.epoll.register(child.stdin, select.EPOLLOUT)
+        self.exit_code: int | None = None
+        self.exited = False
+        self.lost: str | None = None
+        self.stdin_broken = False
+
+    @property
+    def drained(self) -> bool:
+        return not self.sinks
+
+    async def pump(self, done: bool | None = None) -> None:
+        """Move bytes until the leader has exited (``done`` None) or every output pipe
+        is at its end (``done`` True)."""
+        while not (self.drained if done else self.exited):
+            await trio.lowlevel.wait_readable(self.epoll.fileno())
+            for fd, _events in self.epoll.poll(0):
+                if fd in self.sinks:
+                    self._read(fd)
+                elif fd == self.child.stdin:
+                    self._write()
+                elif fd == self.child.exit_fd:
+                    self._reap()
+
+    def _read(self, fd: int) -> None:
+        data = os.read(fd, READ_CHUNK)  # readable: a read never blocks
+        if data:
+            self.sinks[fd].add(data)
+            return
+        del self.sinks[fd]
+        self.epoll.unregister(fd)
+        self.child.close_fd(fd)
+
+    def _write(self) -> None:
+        try:
+            sent = os.write(self.child.stdin, self.pending)
+        except BlockingIOError:
+            return
+        except OSError as exc:  # EPIPE: the hook exited or closed stdin unread
+            if exc.errno not in (errno.EPIPE, errno.ECONNRESET):
+                raise
+            self.stdin_broken = True
+            self.pending = self.pending[:0]
+        else:
+            self.pending = self.pending[sent:]
+        if not self.pending:
+            self.epoll.unregister(self.child.stdin)
+            self.child.close_fd(self.child.stdin)
+
+    def _reap(self) -> None:
+        try:
+            code = self.child.reap()
+        except ChildProcessError:
+            code, self.lost = None, "its exit status was taken by another waiter"
+        else:
+            if code is None:
+                return  # not yet (a spurious wake)
+        self.exit_code, self.exited = code, True
+        self.epoll.unregister(self.child.exit_fd)
+        self.child.close_fd(self.child.exit_fd)
+        if self.child.stdin != CLOSED:
+            self._write()  # once more: EPIPE now says nobody will read the rest
+
+    async def kill_group(self, grace_s: float) -> None:
+        """SIGTERM the group, give it ``grace_s`` to exit, then SIGKILL it."""
+        if not self.exited:
+            signal_group(self.child.pid, signal.SIGTERM)
+            with trio.move_on_after(grace_s):
+                await self.pump()
+        signal_group(self.child.pid, signal.SIGKILL)
+        if not self.exited:
+            await self.pump()
+
+    def close(self) -> None:
+        if self.child.stdin != CLOSED:
+            self.stdin_broken = self.stdin_broken or bool(self.pending)
+        trio.lowlevel.notify_closing(self.epoll.fileno())
+        self.epoll.close()
+        self.child.close()
+
+
+async def supervise(
+    child: HookChild,
+    stdin: bytes,
+    limits: ProcessLimits,
+    started: float,
+    *,
+    kill_leftovers: bool,
+) -> ProcessOutcome:
+    """Run ``child`` to completion and describe it (``stdin``: its whole payload, of which
+    the child still needs what did not go in before its start)."""
+    out, err = output_buffers(limits)
+    watch = _Watch(child, stdin if child.stdin != CLOSED else b"", out, err)
+    timed_out = held_open = False
+    cancelled = True
+    try:
+        with trio.move_on_after(limits.timeout_s) as deadline:
+            await watch.pump()
+        if deadline.cancelled_caught:
+            timed_out = True
+            await watch.kill_group(limits.term_grace_s)
+        with trio.move_on_after(limits.drain_grace_s):
+            await watch.pump(done=True)
+        held_open = not watch.drained  # a background child still holds the pipes
+        cancelled = False
+    finally:
+        if cancelled:
+            with trio.CancelScope(shield=True):
+                await watch.kill_group(limits.term_grace_s)
+        elif timed_out or kill_leftovers:
+            signal_group(child.pid, signal.SIGKILL)  # members that outlived the leader
+        watch.close()
+    return finished_outcome(
+        exit_code=watch.exit_code,
+        stdout=out,
+        stderr=err,
+        started=started,
+        timed_out=timed_out,
+        stdin_broken=watch.stdin_broken,
+        pipes_held_open=held_open,
+        lost=watch.lost,
+    )
