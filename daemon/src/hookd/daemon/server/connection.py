@@ -30,6 +30,7 @@ import contextlib
 import itertools
 import json
 import math
+import os
 import select
 from collections.abc import Mapping
 from typing import Any
@@ -157,12 +158,8 @@ class Connection:
     async def _read_loop(self, nursery: trio.Nursery) -> None:
         timeout = self.limits.message_timeout_s or math.inf
         while True:
-            with trio.move_on_at(self._message_started + timeout) as late:
-                try:
-                    data = await self.stream.receive_some(65536)
-                except (trio.BrokenResourceError, trio.ClosedResourceError):
-                    return
-            if late.cancelled_caught:
+            data = await self._receive(self._message_started + timeout)
+            if data is None:
                 self._incomplete(timeout)
                 return
             if not data:
@@ -193,6 +190,18 @@ class Connection:
                 # A new message began (its clock starts after the ones before it were
                 # handled: time spent paused at the in-flight cap is not the client's).
                 self._message_started = trio.current_time()
+
+    async def _receive(self, deadline: float) -> bytes | None:
+        """What the client sent next (empty: it is gone), or None when ``deadline``
+        passed first (between messages there is none: no cancel scope to pay for)."""
+        try:
+            if deadline == math.inf:
+                return await self.stream.receive_some(65536)
+            with trio.move_on_at(deadline):
+                return await self.stream.receive_some(65536)
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            return b""
+        return None
 
     def _incomplete(self, timeout: float) -> None:
         """A half-sent message: answer (the stream cannot be resynchronised) and close."""
@@ -298,11 +307,28 @@ class Connection:
         self._enqueue(self._frame(notification(method, params)))
 
     def _enqueue(self, frame: bytes) -> None:
+        if not self._unsent_frames:
+            # Nothing queued, so the writer is idle: write now (the common case: no task
+            # switch, no channel); what the socket does not take is queued.
+            frame = self._write_now(frame)
+            if not frame:
+                return
         with contextlib.suppress(trio.ClosedResourceError):  # closing: the peer is gone
             if not self._unsent_frames:
                 self._last_progress = trio.current_time()  # the stall clock starts now
             self._outbox_send.send_nowait(frame)
             self._count_unsent(len(frame), 1)
+
+    def _write_now(self, frame: bytes) -> bytes:
+        """Write what the socket takes without waiting; the rest of ``frame``."""
+        try:
+            sent = os.write(self.stream.socket.fileno(), frame)  # a non-blocking socket
+        except BlockingIOError:
+            return frame
+        except OSError:  # the client is gone (EPIPE, ECONNRESET...): cancel its work
+            self._nursery.cancel_scope.cancel()
+            return b""
+        return frame[sent:]
 
     def _frame(self, message: Any) -> bytes:
         return encode(dumps(message), self.decoder.framing or Framing.NDJSON)
