@@ -207,3 +207,43 @@ async def test_no_descriptor_is_left_open(tmp_path: Path) -> None:
         )  # fmt: skip
 
     assert open_fds() == before
+
+
+PROBE = (
+    "pwd; echo \"$0|$*\"; env | sort; grep -E '^Sig(Blk|Ign|Cgt)' /proc/self/status; "
+    "ls /proc/$$/fd; ps -o sid=,pgid=,pid= -p $$ | awk '$1==$3 && $2==$3 {print \"leader\"}'"
+)
+
+
+async def test_both_ways_of_starting_give_the_hook_the_same_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The lean start and trio's open_process start the very same child: working
+    directory, argv, environment, signal mask and dispositions, open descriptors,
+    session; with a program found on the hook's PATH, on a relative PATH entry, and a
+    shell."""
+    (tmp_path / "bin").mkdir()
+    probe = tmp_path / "bin" / "probe"
+    probe.write_text(f"#!/bin/sh\n{PROBE}\n")
+    probe.chmod(0o755)
+    env = {**ENV, "PATH": f"{tmp_path / 'bin'}:/usr/bin:/bin", "HOOK_VALUE": "ünï  c=d"}
+    relative = {**env, "PATH": f"bin:{env['PATH']}"}
+    seen = {}
+    for lean in (True, False):
+        monkeypatch.setattr(process, "LEAN", lean)
+        for name, argv, environment in (
+            ("path", ("probe", "a b", "--x"), env),
+            ("relative", ("probe",), relative),
+            ("shell", ("/bin/sh", "-c", PROBE, "zero", "one"), env),
+        ):
+            outcome = await run_hook_process(
+                argv, stdin=b"{}", cwd=str(tmp_path), env=environment,
+                limits=ProcessLimits(timeout_s=10),
+            )  # fmt: skip
+            assert outcome.exit_code == 0, outcome
+            seen[lean, name] = outcome.stdout
+
+    for name in ("path", "relative", "shell"):
+        assert seen[True, name].splitlines() == seen[False, name].splitlines()
+    assert b"leader" in seen[True, "path"]
+    assert f"{tmp_path}\n{probe}|a b --x\n".encode() in seen[True, "path"]

@@ -25,6 +25,8 @@ from typing import Any
 
 AUDIT_NAME = "audit.jsonl"
 MAX_TEXT = 1000
+_ENCODER = json.JSONEncoder(ensure_ascii=True, default=str)
+"""Made once (``json.dumps`` with options builds one per call)."""
 """Reasons, errors and commands are cut to this many characters in a record (the audit
 says what happened; the hook's full output is the agent's)."""
 
@@ -148,7 +150,7 @@ class AuditLog:
             return
         self._sequence += 1
         line = {"ts": _timestamp(), "seq": self._sequence, **record}
-        data = (json.dumps(line, ensure_ascii=True, default=str) + "\n").encode()
+        data = (_ENCODER.encode(line) + "\n").encode()
         try:
             self._write(data)
         except (OSError, ValueError) as exc:

@@ -22,10 +22,14 @@ def dumps(message: Any) -> bytes:
     (``JSON.parse``) would fail on the whole message.
     """
     try:
-        text = json.dumps(message, separators=(",", ":"), allow_nan=False)
+        text = _COMPACT.encode(message)
     except ValueError:
-        text = json.dumps(_finite(message), separators=(",", ":"), allow_nan=False)
+        text = _COMPACT.encode(_finite(message))
     return text.encode("ascii")
+
+
+_COMPACT = json.JSONEncoder(separators=(",", ":"), allow_nan=False)
+"""Made once: ``json.dumps`` with options builds an encoder on every call."""
 
 
 def _finite(value: Any) -> Any:

@@ -46,6 +46,9 @@ class SourceState:
     loads: int = 0
     read_at_ns: int = 0
     hookd_limit: bool = False
+    absent: bool = False
+    """Not there when last looked at (no hooks, no error): nothing to redo while it
+    stays away."""
 
 
 class Registry:
@@ -170,10 +173,11 @@ class Registry:
     def _fresh(self, source: Source) -> SourceState:
         state = self._state(source)
         signature = _signature(source.path)
-        if (
-            signature is not None
-            and signature == state.signature
-            and not is_racy(max(signature[0], signature[1]), state.read_at_ns)
+        if signature is None:
+            if state.absent:
+                return state  # still absent (as most sources of a fire are)
+        elif signature == state.signature and not is_racy(
+            max(signature[0], signature[1]), state.read_at_ns
         ):
             return state
         return self._reload(state, signature)
@@ -181,6 +185,7 @@ class Registry:
     def _reload(self, state: SourceState, signature: Signature | None) -> SourceState:
         state.signature = signature
         state.read_at_ns = time.time_ns()
+        state.absent = signature is None
         if signature is None:
             state.loaded, state.error = Loaded(), None
             return state

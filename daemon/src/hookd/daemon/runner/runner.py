@@ -4,7 +4,7 @@ Each hook runs in its own cancel scope with its own timeout (the dialect's defau
 the hook's setting, capped by the fire's ``timeoutMs``). When someone listens to the
 fire's progress, a sibling task sends the *slow* notice once a hook passes the
 threshold and is cancelled when the hook ends; nobody listening, no task. A fire with
-one hook runs it in the fire's own task (no nursery to start one task in).
+one hook (or none) runs it in the fire's own task (no nursery to start one task in).
 """
 
 from __future__ import annotations
@@ -107,7 +107,7 @@ async def run_hooks(
         reports[index] = report
         await progress.finished(report)
 
-    if len(specs) == 1 or module.sequential(request):
+    if len(specs) <= 1 or module.sequential(request):
         for index, spec in enumerate(specs):
             await run_one(index, spec)
     else:
