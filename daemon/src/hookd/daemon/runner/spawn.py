@@ -24,7 +24,19 @@ import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-LEAN = sys.platform.startswith("linux") and hasattr(os, "pidfd_open") and hasattr(select, "epoll")
+
+def _has_pidfd() -> bool:
+    """Whether the kernel gives pidfds (Linux 5.3 and later; Python has the call anyway)."""
+    if not (sys.platform.startswith("linux") and hasattr(select, "epoll")):
+        return False
+    try:
+        os.close(os.pidfd_open(os.getpid()))
+    except (AttributeError, OSError):  # ENOSYS on older kernels (and under valgrind)
+        return False
+    return True
+
+
+LEAN = _has_pidfd()
 """Whether this system has what ``supervise.py`` needs (pidfd, epoll); elsewhere hookd
 runs hooks through trio's own process support (``process_trio.py``)."""
 

@@ -196,12 +196,22 @@ class Connection:
         passed first (between messages there is none: no cancel scope to pay for)."""
         try:
             if deadline == math.inf:
-                return await self.stream.receive_some(65536)
+                return await self._read_socket()
             with trio.move_on_at(deadline):
-                return await self.stream.receive_some(65536)
-        except (trio.BrokenResourceError, trio.ClosedResourceError):
+                return await self._read_socket()
+        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
             return b""
         return None
+
+    async def _read_socket(self) -> bytes:
+        """``receive_some`` without its layers (a try, a wait, a try again): a read of
+        the socket's descriptor, and a wait for it to be readable when it is not."""
+        fd = self.stream.socket.fileno()
+        while True:
+            try:
+                return os.read(fd, 65536)
+            except BlockingIOError:
+                await trio.lowlevel.wait_readable(fd)
 
     def _incomplete(self, timeout: float) -> None:
         """A half-sent message: answer (the stream cannot be resynchronised) and close."""
