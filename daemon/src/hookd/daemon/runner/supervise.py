@@ -132,8 +132,9 @@ async def supervise(
         if deadline.cancelled_caught:
             timed_out = True
             await watch.kill_group(limits.term_grace_s)
-        with trio.move_on_after(limits.drain_grace_s):
-            await watch.pump(done=True)
+        if not watch.drained:  # as a rule both pipes ended with the leader's exit
+            with trio.move_on_after(limits.drain_grace_s):
+                await watch.pump(done=True)
         held_open = not watch.drained  # a background child still holds the pipes
         cancelled = False
     finally:
