@@ -12,7 +12,7 @@ from hookd.protocol import AGENTS
 from ..all_dialects import DIALECTS
 from ..dialects.base import DialectModule
 from ..jstext import is_positive_finite
-from ..model import Dialect, FireRequest
+from ..model import FireRequest
 from ..settings import Settings
 
 CLIENT_HANDLER_TYPES = ("prompt", "agent", "mcp_tool")
@@ -33,7 +33,7 @@ def parse_fire(
     agent = params.get("agent")
     if agent not in AGENTS:
         raise InvalidFire(f'"agent" must be one of {", ".join(AGENTS)}; got {agent!r}')
-    module = DIALECTS[Dialect(agent)]
+    module = DIALECTS[agent]  # Dialect is a StrEnum: its value finds it
     raw_event = params.get("event")
     event = module.canonical_event(raw_event) if isinstance(raw_event, str) else None
     if event is None:

@@ -100,7 +100,7 @@ async def fire(
                                 f"{began['notStarted']}")  # fmt: skip
     specs = [s for s in specs if not s.background]
     stats = services.stats
-    entry = stats.begin(request.dialect.value, request.event, request.roots)
+    entry = stats.begin(request.dialect, request.event, request.roots)
     entry.hooks_total = len(specs)
     progress = FireProgress(
         request, module, len(specs), stats=stats, entry=entry, notify=ports.notify
@@ -173,7 +173,7 @@ def _switched_off(request: FireRequest, settings: Settings) -> str | None:
     """Why no hook runs for this fire by hookd's own configuration, or None."""
     if settings.disable_all_hooks:
         return "no hooks ran: disable_all_hooks is set in hookd's configuration"
-    if request.dialect.value in settings.disabled_dialects:
+    if request.dialect in settings.disabled_dialects:
         return (
             f"no hooks ran: the {request.dialect.value} dialect is in disabled_dialects in "
             "hookd's configuration"

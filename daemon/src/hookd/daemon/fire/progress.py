@@ -49,6 +49,8 @@ class FireProgress:
         return self._notify is not None
 
     async def begin(self) -> None:
+        if self._notify is None:
+            return
         total = self._total
         await self._send(
             {
@@ -68,6 +70,8 @@ class FireProgress:
 
     async def started(self, index: int, spec: HookSpec) -> None:
         self._entry.running[index] = spec.source
+        if self._notify is None:
+            return
         name = self._module.hook_label(spec)
         await self._report("hook/started", describe(index, spec), f"started {name}")
 
@@ -85,12 +89,16 @@ class FireProgress:
         self._entry.hooks_done += 1
         self.runs[report.index] = run
         self._stats.record(run)
+        if self._notify is None:
+            return
         name = self._module.hook_label(report.spec)
         outcome = "timed out" if run["timedOut"] else f"exit {run['exitCode']}"
         message = f"finished {name} in {run['durationMs']:.0f} ms ({outcome})"
         await self._report("hook/finished", dict(run), message)
 
     async def end(self, result: FireResult, slowest_spec: HookSpec | None) -> None:
+        if self._notify is None:
+            return
         count = len(result["hooks"])
         slowest = result["slowest"]
         message = f"{count} hook{'s' if count != 1 else ''} in {result['durationMs']:.0f} ms"
@@ -129,6 +137,8 @@ class FireProgress:
         )
 
     async def _report(self, kind: str, data: dict[str, Any], message: str) -> None:
+        if self._notify is None:
+            return
         done, total = self._entry.hooks_done, self._total
         await self._send(
             {

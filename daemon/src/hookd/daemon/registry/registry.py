@@ -164,7 +164,7 @@ class Registry:
         return self._fresh(source).loaded
 
     def _state(self, source: Source) -> SourceState:
-        key = (source.dialect.value, source.path)
+        key = (source.dialect, source.path)  # a StrEnum: the same key as its value's
         state = self._states.get(key)
         if state is None:
             state = self._states[key] = SourceState(source)
@@ -301,7 +301,7 @@ class Registry:
         """The hooks one fire runs, in declaration order, warnings to report, and the
         sources hookd could not read because of its own limits (their hooks never ran)."""
         unread: list[str] = []
-        name = request.dialect.value
+        name = request.dialect  # a StrEnum: keys as its value does
         loaded: list[tuple[Source, Loaded]] = []
         warnings: list[str] = []
         extra = [
