@@ -39,11 +39,8 @@ from ..model import ProcessOutcome
 from .custody import HOOK_ID_ENV, Custody, QueueTimeout
 from .output import ProcessLimits, ms_since
 from .process_trio import open_hook_process, supervise_trio
-from .spawn import LEAN, HookChild, start_child
+from .spawn import HOOKD_LIMIT_ERRNOS, LEAN, HookChild, start_child
 from .supervise import supervise
-
-HOOKD_LIMIT_ERRNOS = frozenset({errno.EMFILE, errno.ENFILE, errno.EAGAIN, errno.ENOMEM})
-"""Spawn failures that are hookd's own resource limits, not the hook's fault."""
 
 __all__ = ["HOOKD_LIMIT_ERRNOS", "ProcessLimits", "effective_timeout", "run_hook_process"]
 

@@ -16,6 +16,7 @@ before the start, and the pipe closed, so no task has to feed it.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import select
 import signal
@@ -41,6 +42,8 @@ LEAN = _has_pidfd()
 runs hooks through trio's own process support (``process_trio.py``)."""
 
 CLOSED = -1
+HOOKD_LIMIT_ERRNOS = frozenset({errno.EMFILE, errno.ENFILE, errno.EAGAIN, errno.ENOMEM})
+"""Failures to start (or watch) a hook that are hookd's own resource limits."""
 
 
 @dataclass
@@ -75,6 +78,15 @@ class HookChild:
             if getattr(self, name) == fd:
                 setattr(self, name, CLOSED)
         os.close(fd)
+
+    def abandon(self) -> None:
+        """Kill it before it is watched (it cannot be: no descriptor left), reap it, close."""
+        signal_group(self.pid, signal.SIGKILL)
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(self.pid, 0)  # SIGKILL: at once
+        if self.popen is not None:
+            self.popen.returncode = -signal.SIGKILL
+        self.close()
 
     def close(self) -> None:
         """Close whatever ends are still open."""
@@ -121,18 +133,13 @@ def start_child(
     finally:
         for fd in theirs:
             os.close(fd)
+    child = HookChild(pid, stdin_w, ours[1], ours[2], CLOSED, popen)
     try:
-        exit_fd = os.pidfd_open(pid)
+        child.exit_fd = os.pidfd_open(pid)
     except OSError:
-        signal_group(pid, signal.SIGKILL)  # it cannot be supervised: it must not run
-        os.waitpid(pid, 0)
-        if popen is not None:
-            popen.returncode = -signal.SIGKILL
-        for fd in ours:
-            if fd != CLOSED:
-                os.close(fd)
+        child.abandon()  # it cannot be supervised: it must not run
         raise
-    return HookChild(pid, stdin_w, ours[1], ours[2], exit_fd, popen)
+    return child
 
 
 def _spawn(

@@ -17,8 +17,15 @@ import signal
 import trio
 
 from ..model import ProcessOutcome
-from .output import READ_CHUNK, CappedBuffer, ProcessLimits, finished_outcome, output_buffers
-from .spawn import CLOSED, HookChild, signal_group
+from .output import (
+    READ_CHUNK,
+    CappedBuffer,
+    ProcessLimits,
+    finished_outcome,
+    ms_since,
+    output_buffers,
+)
+from .spawn import CLOSED, HOOKD_LIMIT_ERRNOS, HookChild, signal_group
 
 
 class _Watch:
@@ -28,11 +35,15 @@ class _Watch:
         self.child = child
         self.epoll = select.epoll()
         self.sinks = {child.stdout: out, child.stderr: err}
-        for fd in (child.stdout, child.stderr, child.exit_fd):
-            self.epoll.register(fd, select.EPOLLIN)
+        try:
+            for fd in (child.stdout, child.stderr, child.exit_fd):
+                self.epoll.register(fd, select.EPOLLIN)
+            if child.stdin != CLOSED:
+                self.epoll.register(child.stdin, select.EPOLLOUT)
+        except OSError:
+            self.epoll.close()
+            raise
         self.pending = memoryview(stdin)
-        if child.stdin != CLOSED:
-            self.epoll.register(child.stdin, select.EPOLLOUT)
         self.exit_code: int | None = None
         self.exited = False
         self.lost: str | None = None
@@ -123,7 +134,14 @@ async def supervise(
     """Run ``child`` to completion and describe it (``stdin``: its whole payload, of which
     the child still needs what did not go in before its start)."""
     out, err = output_buffers(limits)
-    watch = _Watch(child, stdin if child.stdin != CLOSED else b"", out, err)
+    try:
+        watch = _Watch(child, stdin if child.stdin != CLOSED else b"", out, err)
+    except OSError as exc:  # no descriptor or epoll room left: it must not run unwatched
+        child.abandon()
+        return ProcessOutcome(
+            None, b"", b"", ms_since(started), spawn_error=f"hookd could not watch it: {exc}",
+            spawn_errno=exc.errno, never_ran=exc.errno in HOOKD_LIMIT_ERRNOS,
+        )  # fmt: skip
     timed_out = held_open = False
     cancelled = True
     try:
