@@ -140,13 +140,7 @@ def test_nothing_survives_kill_9_of_the_daemon(tmp_path: Path, workspace: Path) 
         + "; sleep 300",
     )
     with process_daemon(tmp_path) as daemon:
-        firing = threading.Thread(
-            target=lambda: _swallow(
-                daemon.fire, "claude", "PreToolUse", [str(workspace)], {"tool_name": "Bash"}
-            ),
-            daemon=True,
-        )
-        firing.start()
+        firing = _fire_in_background(daemon, workspace)
         deadline_pids = _wait_for_pids(pids_file, 3)
         os.kill(daemon.pid, signal.SIGKILL)
         daemon.process.wait()
@@ -167,13 +161,7 @@ def test_kill_9_takes_unmarked_members_of_a_running_hooks_group(
     with process_daemon(tmp_path) as daemon:
         for _ in range(20):  # lines about finished hooks first: the watchdog sorts them out
             daemon.fire("claude", "PostToolUse", [str(workspace)], {"tool_name": "Bash"})
-        firing = threading.Thread(
-            target=lambda: _swallow(
-                daemon.fire, "claude", "PreToolUse", [str(workspace)], {"tool_name": "Bash"}
-            ),
-            daemon=True,
-        )
-        firing.start()
+        firing = _fire_in_background(daemon, workspace)
         pids = _wait_for_pids(pids_file, 2)
         assert environment_of(pids[0]) == {}  # no HOOKD_HOOK_ID to find it by
         os.kill(daemon.pid, signal.SIGKILL)
@@ -186,6 +174,18 @@ def environment_of(pid: int) -> dict[str, str]:
     with open(f"/proc/{pid}/environ", "rb") as environ:
         entries = [e.decode() for e in environ.read().split(b"\0") if e]
     return dict(e.partition("=")[::2] for e in entries)
+
+
+def _fire_in_background(daemon: ProcessDaemon, workspace: Path) -> threading.Thread:
+    """Fire PreToolUse in a thread (the daemon may be killed under it)."""
+    firing = threading.Thread(
+        target=lambda: _swallow(
+            daemon.fire, "claude", "PreToolUse", [str(workspace)], {"tool_name": "Bash"}
+        ),
+        daemon=True,
+    )
+    firing.start()
+    return firing
 
 
 def _swallow(call, *args) -> None:  # type: ignore[no-untyped-def]
