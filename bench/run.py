@@ -35,13 +35,16 @@ The figures
      with the JSON payload on stdin and parse its stdout (it reads only the one settings
      file the hook is in, which flatters it);
    * by Node's ``child_process.spawn``, the way Node-based agents (Claude Code, Cline)
-     spawn hooks: a small JS file spawns the hook N times in a row (write the JSON to
-     stdin, end it, wait for ``close``) and reports each spawn's time (Node's own start-up
-     is not counted). Skipped when ``node`` is not on PATH.
+     spawn hooks (``detached: true``: in its own session, as they and hookd start them):
+     a small JS file spawns the hook N times in a row (write the JSON to stdin, end it,
+     wait for ``close``) and reports each spawn's time (Node's own start-up is not
+     counted). Skipped when ``node`` is not on PATH;
+   * directly: this process runs the same argv with the same stdin in its own session
+     (``subprocess.run``) and nothing else, the floor of any runner.
 
-   Ratios daemon/python-naive and daemon/node: below 1.0 the daemon is faster than doing
-   it in-process, above 1.0 it costs that much more. The "in daemon" column is the hook's
-   own ``durationMs`` as the daemon measured it (spawn to exit), so the difference to the
+   Ratios daemon/python-naive, daemon/direct and daemon/node: below 1.0 the daemon is
+   faster, above 1.0 it costs that much more. The "in daemon" column is the hook's own
+   ``durationMs`` as the daemon measured it (spawn to exit), so the difference to the
    round trip is what the RPC and the daemon add.
 
 3. **10 hooks of 200 ms in one fire** - ten ``sleep 0.2`` Claude hooks on one event. They
@@ -72,6 +75,12 @@ The figures
    5,000-hook registration of benchmark 4. Next to it, the daemon's idle CPU use (user +
    system time from ``/proc/<pid>/stat`` over a few idle seconds, in % of one core): an
    idle daemon should cost nothing, also with 1,000 watched directories.
+
+7. **lean path targets** (issue 15), read off figures 1 and 2 of the same run: the Claude
+   ``true`` hook through hookd against Node's spawn of it (target at most 0.8x), hookd's
+   round trip minus the direct spawn (at most 0.3 ms), and a fire with no matching hook
+   (at most 150 us), with a yes/no each. ``bench/lean.py`` measures the same path before
+   and after a change (``--before-src``), with the daemon's CPU time per request.
 
 Settings files are written at least ``RACY_WAIT_S`` before any measurement: the daemon
 deliberately re-parses a settings file modified within the last two seconds (stat cannot
