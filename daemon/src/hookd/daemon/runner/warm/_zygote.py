@@ -110,6 +110,7 @@ class _Child:
         self.orig_argv = [os.fsdecode(_raw(a)) for a in request["origArgv"]]
         self.env = [(_raw(k), _raw(v)) for k, v in request["env"]]
         self.cwd = _raw(request["cwd"])
+        self.shell_forks = bool(request.get("shellForks"))
 
 
 def _serve() -> _Child:
@@ -171,6 +172,8 @@ def _fork(
             environ.clear()
             for key, value in child.env:
                 environ[key] = value
+            if child.shell_forks:
+                _stand_in_for_the_shell(ready_w)
             os.close(ready_w)
             return child
         except OSError as exc:
@@ -198,6 +201,29 @@ def _fork(
     poller.register(pidfd, select.POLLIN)
     _send(sock, {"op": "started", "id": request["id"], "pid": pid})
     return None
+
+
+def _stand_in_for_the_shell(ready_w: int) -> None:
+    """Under a shell that forks its command (dash), the hook's pid, session and group are
+    the shell's and Python is its child: this process stays as the shell (its status,
+    and its note on stderr for a command killed by a signal) and the child runs on."""
+    pid = os.fork()
+    if pid == 0:
+        return
+    os.close(ready_w)
+    signal = sys.modules["_signal"]
+    for number in (signal.SIGINT, signal.SIGPIPE, signal.SIGXFSZ):
+        signal.signal(number, signal.SIG_DFL)  # a shell's own dispositions
+    _pid, status = os.waitpid(pid, 0)
+    if os.WIFSIGNALED(status):
+        number = os.WTERMSIG(status)
+        if number not in (signal.SIGINT, signal.SIGPIPE):
+            note = signal.strsignal(number) or f"Signal {number}"
+            if os.WCOREDUMP(status):
+                note += " (core dumped)"
+            os.write(2, note.encode() + b"\n")
+        os._exit(128 + number)
+    os._exit(os.waitstatus_to_exitcode(status))
 
 
 def _fd_limit() -> int:
@@ -324,9 +350,10 @@ def _clear_module(namespace: "dict[Any, Any]") -> None:
 
 def _finalize(status: int, interrupted: bool, zygote_modules: "set[int]") -> None:
     """What ``Py_FinalizeEx`` does that a script can observe: join non-daemon threads,
-    run atexit callbacks, flush stdout and stderr, finalize the objects the script left in
-    its own modules; then exit, without tearing down the preloaded ones (whose pages the
-    child shares with the zygote: freeing them all would copy them all)."""
+    run atexit callbacks, flush stdout and stderr, drop the script's modules and collect
+    them (finalizers see intact globals), clear what survives; then exit, without tearing
+    down the preloaded modules (whose pages the child shares with the zygote: freeing
+    them all would copy them all)."""
     threading = sys.modules.get("threading")
     if threading is not None:
         try:
@@ -342,9 +369,26 @@ def _finalize(status: int, interrupted: bool, zygote_modules: "set[int]") -> Non
         status = 120
     if gc.isenabled():
         gc.collect()
-    for module in reversed(list(sys.modules.values())):
-        if id(module) not in zygote_modules and hasattr(module, "__dict__"):
-            _clear_module(module.__dict__)
+    for name in ("last_type", "last_value", "last_traceback", "last_exc"):
+        if hasattr(sys, name):
+            setattr(sys, name, None)
+    sys.stdin, sys.stdout, sys.stderr = sys.__stdin__, sys.__stdout__, sys.__stderr__
+    weakref = sys.modules["_weakref"]
+    left = []
+    for name, module in list(sys.modules.items()):
+        if id(module) not in zygote_modules:
+            sys.modules[name] = None  # type: ignore[assignment]
+            try:
+                left.append(weakref.ref(module))
+            except TypeError:
+                pass
+    del module
+    gc.collect()
+    for ref in reversed(left):
+        alive = ref()
+        if alive is not None:
+            _clear_module(alive.__dict__)
+        del alive
     gc.collect()
     if not _flush_std_files("__stdout__", "__stderr__"):
         status = 120
@@ -385,4 +429,5 @@ else:
     _flush_io()
     _namespace.pop("__file__", None)
     _namespace.pop("__cached__", None)
+_namespace = _code = None  # type: ignore[assignment]  # the script's globals go with it
 _finalize(1 if _status is None else _status, _interrupted, _zygote_modules)

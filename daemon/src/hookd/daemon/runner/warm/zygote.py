@@ -46,9 +46,8 @@ class WarmProcess:
     """A hook forked by a zygote, with the surface of ``trio.Process`` the runner uses."""
 
     def __init__(self, stdin: trio.lowlevel.FdStream, stdout: trio.lowlevel.FdStream,
-                 stderr: trio.lowlevel.FdStream, *, shell_forks: bool) -> None:  # fmt: skip
+                 stderr: trio.lowlevel.FdStream) -> None:  # fmt: skip
         self.pid = 0
-        self.shell_forks = shell_forks
         self.stdin: trio.lowlevel.FdStream | None = stdin
         self.stdout: trio.lowlevel.FdStream | None = stdout
         self.stderr: trio.lowlevel.FdStream | None = stderr
@@ -68,8 +67,6 @@ class WarmProcess:
         return self.returncode
 
     def exited(self, returncode: int) -> None:
-        if returncode < 0 and self.shell_forks:
-            returncode = 128 - returncode
         self.returncode = returncode
         self._exited.set()
 
@@ -245,8 +242,8 @@ class Zygote:
     ) -> WarmProcess:
         """Fork a child that runs ``run`` with ``env``; OSError as ``open_process`` would
         raise it (the working directory missing...), ZygoteError when the zygote failed.
-        ``shell_forks``: run under a shell that forks (dash), whose exit code for a child
-        killed by signal N is 128 + N."""
+        ``shell_forks``: run under a shell that forks (dash): the pid is a stand-in for
+        the shell, whose child runs the script."""
         if self._sock is None or self.retired:
             raise ZygoteError("its warm interpreter is retiring")
         self._ids += 1
@@ -255,6 +252,7 @@ class Zygote:
             "argv": [_latin1(a) for a in (run.script, *run.args)],
             "origArgv": [_latin1(a) for a in run.orig_argv],
             "env": [[_latin1(k), _latin1(v)] for k, v in env], "cwd": _latin1(run.cwd),
+            "shellForks": shell_forks,
         }  # fmt: skip
         data = json.dumps(request).encode()
         if len(data) > SEND_BUFFER // 2:
@@ -267,7 +265,6 @@ class Zygote:
             trio.lowlevel.FdStream(ours[0]),
             trio.lowlevel.FdStream(ours[1]),
             trio.lowlevel.FdStream(ours[2]),
-            shell_forks=shell_forks,
         )
         self._answers[self._ids] = (event, box, child)
         try:
