@@ -175,7 +175,7 @@ SCRIPTS = {
     """,
 }
 
-FAKE_DOTENV = '''
+FAKE_DOTENV = """
 import os
 def load_dotenv(path):
     with open(path) as f:
@@ -183,7 +183,7 @@ def load_dotenv(path):
             key, _, value = line.strip().partition("=")
             os.environ.setdefault(key, value)
     return True
-'''
+"""
 
 
 @dataclass
@@ -233,7 +233,9 @@ def _tree(folder: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
 
 
-async def _compare(warm_env: Env, argv: Sequence[str], stdin: bytes = b"{}") -> tuple[object, object]:
+async def _compare(
+    warm_env: Env, argv: Sequence[str], stdin: bytes = b"{}"
+) -> tuple[object, object]:
     """Fresh, then warm (once its zygote is ready): identical outcomes and files."""
     outcomes = []
     trees = []
@@ -352,7 +354,7 @@ async def test_shims_options_and_switches_run_fresh(warm_env: Env, tmp_path: Pat
     await warm_env.run([PYTHON, "-X", "importtime", "reads_json.py"], JSON_EVENT, warm=True)
     await warm_env.run(["/bin/sh", "-c", "python3 reads_json.py | cat"], JSON_EVENT, warm=True)
     reasons = set(warm_env.pool.fallbacks)
-    assert f"python3 is not an interpreter binary (a shim or wrapper script)" in reasons
+    assert "python3 is not an interpreter binary (a shim or wrapper script)" in reasons
     assert "interpreter option -X importtime" in reasons
     assert "shell syntax beyond plain words" in reasons
     warm_env.pool.exclude = (str(warm_env.hooks / "reads_*.py"),)
@@ -397,5 +399,6 @@ async def test_timeout_kills_the_warm_hook_group(warm_env: Env) -> None:
                                      limits=ProcessLimits(timeout_s=0.5, term_grace_s=0.2),
                                      custody=warm_env.custody)  # fmt: skip
     assert warm_env.pool.hits == 1
-    assert outcome.timed_out and outcome.stdout == b"started\n"
+    assert outcome.timed_out
+    assert outcome.stdout == b"started\n"
     assert outcome.exit_code == -15
