@@ -93,6 +93,8 @@ def recognize(
 
 
 def _exec_shape(words: list[str], env: Mapping[str, str], cwd: str) -> PythonRun | str | None:
+    if "/" not in words[0] and not _INTERPRETER_NAME.fullmatch(words[0]):
+        return None  # a command looked up on PATH that is not Python: no stat, no read
     program = find_program(words[0], env, cwd)
     if program is None:
         return None
