@@ -36,6 +36,7 @@ from .registry.registry import Registry
 from .registry.watcher import Watcher
 from .runner.background import BackgroundHooks
 from .runner.custody import Custody
+from .runner.warm.pool import WarmPool
 from .server.connection import Connection
 from .server.limits import ClientLimits
 from .server.listener import BoundSocket, bind_unix
@@ -85,6 +86,7 @@ class Daemon:
         self.limits = ClientLimits.from_settings(settings)
         self.base_env = {**os.environ, "HOOKD_SOCKET": settings.socket_path}
         self.custody = Custody(settings.max_hook_processes, leftovers=settings.leftover_processes)
+        self.custody.warm = WarmPool(settings, self.custody)
         self.background = BackgroundHooks(settings, self.base_env, self.custody)
         self.shutdown_requested = trio.Event()
         self.stopped = trio.Event()
@@ -135,6 +137,7 @@ class Daemon:
             "watcher": self.watcher.view(),
             "hookStats": self.stats.hook_views(),
             "processes": self.custody.view(),
+            "warmPython": self.custody.warm.view() if self.custody.warm else None,
             "trust": self.trust.view(),
             "audit": self.audit.view(),
             "asyncHooks": {
@@ -183,6 +186,8 @@ async def serve(
             )
             await nursery.start(daemon.watcher.run)
             await nursery.start(daemon.background.run)
+            if daemon.custody.warm is not None:
+                await nursery.start(daemon.custody.warm.run)
             nursery.start_soon(daemon.forget_idle_roots)
             connections = await nursery.start(_accept, bound, daemon)
             task_status.started(daemon)

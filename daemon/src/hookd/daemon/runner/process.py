@@ -39,6 +39,9 @@ import trio
 
 from ..model import ProcessOutcome
 from .custody import HOOK_ID_ENV, Custody, QueueTimeout
+from .warm.zygote import WarmProcess
+
+HookProcess = trio.Process | WarmProcess
 
 _READ_CHUNK = 65536
 HOOKD_LIMIT_ERRNOS = frozenset({errno.EMFILE, errno.ENFILE, errno.EAGAIN, errno.ENOMEM})
@@ -135,7 +138,10 @@ async def _start(
         hook_id = env[HOOK_ID_ENV] = custody.new_id(depth)
     try:
         with custody.starting(hook_id) if custody and hook_id else contextlib.nullcontext():
-            process = await trio.lowlevel.open_process(
+            warm = custody.warm if custody is not None else None
+            process = (
+                warm and await warm.open(argv, cwd, env)
+            ) or await trio.lowlevel.open_process(
                 list(argv),
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
@@ -169,7 +175,7 @@ async def _start(
 
 
 async def _supervise(
-    process: trio.Process,
+    process: HookProcess,
     stdin: bytes,
     limits: ProcessLimits,
     started: float,
@@ -234,7 +240,7 @@ async def _supervise(
     )
 
 
-async def _feed(process: trio.Process, data: bytes, state: dict[str, bool]) -> None:
+async def _feed(process: HookProcess, data: bytes, state: dict[str, bool]) -> None:
     assert process.stdin is not None
     try:
         if data:
@@ -262,7 +268,7 @@ async def _drain(
         done.set()
 
 
-async def _kill_group(process: trio.Process, pgid: int, grace_s: float) -> None:
+async def _kill_group(process: HookProcess, pgid: int, grace_s: float) -> None:
     """SIGTERM the group, give it ``grace_s`` to exit, then SIGKILL it."""
     if process.returncode is None:
         _signal_group(pgid, signal.SIGTERM)
