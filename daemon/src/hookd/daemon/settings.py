@@ -112,6 +112,15 @@ class Settings:
     """Past this size the audit file is rotated (``audit.jsonl.1`` is the newest old one)."""
     audit_keep: int = 3
     """Rotated audit files kept."""
+    http_entry: bool = False
+    """Serve Claude Code's ``http`` hook entry on ``127.0.0.1:http_port`` (``hookd relay
+    install --agent claude --http`` writes the entries). Off by default: a TCP port can be
+    reached by every local user and every web page, a Unix socket in a private folder
+    cannot; each request must carry the passcode (``<state_dir>/http-passcode``)."""
+    http_port: int = 4665
+    """The http entry's port on 127.0.0.1 ("HOOK" on a phone keypad). The entries name it
+    in their URL: after changing it, run ``hookd relay install --agent claude --http``
+    again."""
     log_level: str = "info"
     log_json: bool | None = None
     """None: JSON lines unless stderr is a terminal."""
@@ -197,6 +206,8 @@ def _read_config(path: Path) -> dict[str, Any]:
                  "max_unsent_bytes_total", "max_roots", "max_message_bytes"):  # fmt: skip
         if isinstance(data.get(name), int) and data[name] < 1:
             raise ConfigError(f"hookd config {path}: {name} must be at least 1")
+    if isinstance(data.get("http_port"), int) and not 1 <= data["http_port"] <= 65535:
+        raise ConfigError(f"hookd config {path}: http_port must be a TCP port, 1 to 65535")
     for name in ("message_timeout_s", "forget_roots_after_s"):
         if isinstance(data.get(name), int | float) and data[name] < 0:
             raise ConfigError(f"hookd config {path}: {name} must not be negative")
