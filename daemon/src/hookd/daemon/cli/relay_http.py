@@ -18,7 +18,7 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-from ..server.http_passcode import PASSCODE_ENV, export_line, load_or_create
+from ..server.http_passcode import PASSCODE_ENV, export_line, load, load_or_create
 from ..server.http_request import ENTRY_PATH
 from ..settings import Settings, config_file_path
 
@@ -100,7 +100,7 @@ def to_http(
 def readiness(settings: Settings, config: str | None, *, dry_run: bool) -> list[str]:
     """What is still needed for the entries to reach hookd, in words: the passcode in the
     agent's environment (made now, unless ``dry_run``), and ``http_entry`` turned on."""
-    passcode = None if dry_run else load_or_create(settings.state_dir)
+    passcode = load(settings.state_dir) if dry_run else load_or_create(settings.state_dir)
     notes = []
     if passcode is None or os.environ.get(PASSCODE_ENV) != passcode:
         notes.append(f"put the passcode in the agent's environment (your shell profile, before "

@@ -81,6 +81,7 @@ class HttpEntry:
                             f"loopback connection, and this system cannot ({exc.strerror}: "
                             "Linux's sock_diag); set http_entry = false") from None  # fmt: skip
         self.listener = await _bind(self.port)
+        self.port = self.listener.socket.getsockname()[1]  # http_port 0: the one given (tests)
         log.info("http_entry_listening", url=self.url)
         async with trio.open_nursery() as nursery:
             task_status.started()

@@ -64,7 +64,7 @@ async def relay_fire(
     try:
         result = await fire(request, services)
     except BaseException as exc:
-        outcome = "cancelled" if isinstance(exc, trio.Cancelled) else "failed"
+        outcome = "cancelled" if _cancelled(exc) else "failed"
         record(outcome=outcome, duration_ms=round((time.perf_counter() - started) * 1000, 3))
         raise
     record(result=result)
@@ -94,11 +94,32 @@ def project_root(event: Mapping[str, Any]) -> str:
 
 
 def _is_stored_as(folder: str, stored: str) -> bool:
-    """Claude Code's project folder name: every UTF-16 unit that is not an ASCII letter or
-    digit becomes ``-``; past 200 characters, cut, then ``-<hash>``."""
-    name = "".join(
-        c if c.isascii() and c.isalnum() else "-" * (2 if ord(c) > 0xFFFF else 1) for c in folder
-    )
+    return _stored_name(folder) == stored
+
+
+def _stored_name(folder: str) -> str:
+    """Claude Code's name for a project folder: every UTF-16 unit that is not an ASCII
+    letter or digit becomes ``-``; past 200 characters, the name is cut and ``-`` and a
+    hash of the path follow (Java's ``hashCode`` in 32 bits, absolute, in base 36)."""
+    raw = folder.encode("utf-16-le", "surrogatepass")
+    units = [int.from_bytes(raw[i : i + 2], "little") for i in range(0, len(raw), 2)]
+    name = "".join(chr(u) if u < 128 and chr(u).isalnum() else "-" for u in units)
     if len(name) <= _PROJECT_FOLDER_MAX:
-        return name == stored
-    return stored.startswith(name[:_PROJECT_FOLDER_MAX] + "-")
+        return name
+    code = 0
+    for unit in units:
+        code = (code * 31 + unit) & 0xFFFFFFFF
+    code = abs(code - (1 << 32) if code >= 1 << 31 else code)
+    digits = ""
+    while True:
+        code, digit = divmod(code, 36)
+        digits = "0123456789abcdefghijklmnopqrstuvwxyz"[digit] + digits
+        if not code:
+            return f"{name[:_PROJECT_FOLDER_MAX]}-{digits}"
+
+
+def _cancelled(exc: BaseException) -> bool:
+    """Whether the fire ended by cancellation alone (its nurseries group the Cancelled)."""
+    if isinstance(exc, BaseExceptionGroup):
+        return all(_cancelled(inner) for inner in exc.exceptions)
+    return isinstance(exc, trio.Cancelled)

@@ -35,6 +35,14 @@ def export_line(state_dir: str) -> str:
     return f'export {PASSCODE_ENV}="$(cat {passcode_path(state_dir)})"'
 
 
+def load(state_dir: str) -> str | None:
+    """The passcode, or None when none was made yet (``UserError`` as below)."""
+    try:
+        return _read(passcode_path(state_dir))
+    except FileNotFoundError:
+        return None
+
+
 def load_or_create(state_dir: str) -> str:
     """The passcode, made (32 random bytes, URL-safe) when there is none yet.
 
@@ -42,10 +50,9 @@ def load_or_create(state_dir: str) -> str:
         UserError: the file is not ours, others may read it, or it holds no passcode.
     """
     path = passcode_path(state_dir)
-    try:
-        return _read(path)
-    except FileNotFoundError:
-        pass
+    known = load(state_dir)
+    if known is not None:
+        return known
     try:
         os.makedirs(state_dir, mode=0o700, exist_ok=True)
         _create(path)

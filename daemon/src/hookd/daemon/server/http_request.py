@@ -96,6 +96,8 @@ def check_headers(
     request: h11.Request, *, port: int, passcode: str, passcode_file: str, max_body_bytes: int
 ) -> None:
     """Raise ``Refused`` unless the request line and headers are what the entry serves."""
+    if sum(len(name) + len(value) + 4 for name, value in request.headers) > MAX_HEADER_BYTES:
+        raise Refused(431, f"the headers are over {MAX_HEADER_BYTES} bytes")
     headers: dict[str, list[str]] = {}
     for name, value in request.headers:
         headers.setdefault(name.decode("latin-1"), []).append(value.decode("latin-1"))
