@@ -16,7 +16,9 @@ import trio
 
 from hookd.daemon.server.http_fire import project_root
 from hookd.daemon.server.http_request import Refused
+from hookd.protocol import load_openrpc
 from hookd_testing import RpcClient, claude_settings, command, process_gone, wait_until, write_json
+from hookd_testing.schema import schema_errors
 
 from .conftest import HttpEntryHandle, read_reply
 
@@ -145,14 +147,19 @@ async def test_hooks_never_see_the_passcode(
 
 async def test_status_shows_the_entry(http_entry: HttpEntryHandle) -> None:
     """Its URL, passcode file and counters, in ``status`` and ``hookd status``."""
-    view = http_entry.daemon.status()["httpEntry"]
+    await http_entry.post(b"not an event")
+    status = http_entry.daemon.status()
+    assert schema_errors(status, {"$ref": "#/components/schemas/Status"}, load_openrpc()) == []
+    view = status["httpEntry"]
+    assert view["refused"] == {"400": 1}
     assert view["url"] == f"http://127.0.0.1:{http_entry.port}/hookd-relay"
     assert Path(view["passcodeFile"]).read_text().strip() == http_entry.passcode
     shown = await trio.run_process(
         [sys.executable, "-m", "hookd", "--socket", http_entry.daemon.settings.socket_path,
          "status"], capture_stdout=True,
     )  # fmt: skip
-    line = f"http entry http://127.0.0.1:{http_entry.port}/hookd-relay: 0 served"
+    line = f"http entry http://127.0.0.1:{http_entry.port}/hookd-relay: 0 served, 0 abandoned, "
+    line += "refused 1x 400"
     assert line in shown.stdout.decode()
 
 

@@ -237,3 +237,22 @@ async def test_a_refused_passcode_file_stops_the_daemon(
     with pytest.RaisesGroup(refused, flatten_subgroups=True):
         async with trio.open_nursery() as nursery:
             await nursery.start(serve, http_settings)
+
+
+async def test_a_new_passcode_works_without_a_restart(
+    http_entry: HttpEntryHandle, workspace: Path, marker: Path
+) -> None:
+    """The passcode file removed and made again (``relay install --http`` does, when it
+    finds none): the new passcode is the one, the old one no longer."""
+    state = http_entry.daemon.settings.state_dir
+    old = http_entry.passcode
+    os.unlink(passcode_path(state))
+    new = load_or_create(state)
+
+    refused = await http_entry.post(event(workspace))
+    http_entry.passcode = new
+    served = await http_entry.post(event(workspace))
+
+    assert new != old
+    assert (refused.status, served.status) == (401, 200)
+    assert marker.exists()

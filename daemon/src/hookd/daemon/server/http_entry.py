@@ -31,8 +31,10 @@ import trio
 
 from ..errors import UserError
 from ..model import FireRequest
+from ..statcache import StatCache
 from .context import Services
 from .http_fire import relay_fire, relay_request
+from .http_passcode import load
 from .http_request import ENTRY_PATH, ClientGone, Refused, answer, parse_event, read_request
 from .http_request import refusal as refusal_bytes
 from .tcp_peer import PeerUnknown, check_available, tcp_peer
@@ -67,6 +69,7 @@ class HttpEntry:
         self._fires: set[trio.CancelScope] = set()
         self._numbers = iter(range(1, 1 << 62))
         self._logged: dict[int, float] = {}
+        self._passcodes: StatCache[str | None] = StatCache()
 
     @property
     def url(self) -> str:
@@ -145,7 +148,7 @@ class HttpEntry:
             uid = self._peer_uid(stream)
             with trio.move_on_after(self.settings.message_timeout_s) as waited:
                 body = await read_request(
-                    stream, port=self.port, passcode=self.passcode,
+                    stream, port=self.port, passcode=self._current_passcode(),
                     passcode_file=self.passcode_file,
                     max_body_bytes=self.settings.max_message_bytes,
                 )  # fmt: skip
@@ -174,6 +177,20 @@ class HttpEntry:
         self.served += 1
         native = result.get("native") or {}
         return answer(200, json.dumps(native).encode() if native else b"")
+
+    def _current_passcode(self) -> str:
+        """The passcode file's, read again when the file changed (a new passcode works
+        without a restart); while there is no file, the last one."""
+        try:
+            found = self._passcodes.get(self.passcode_file, self._read_passcode)
+        except UserError as exc:
+            raise Refused(500, str(exc)) from None
+        if found is not None:
+            self.passcode = found
+        return self.passcode
+
+    def _read_passcode(self) -> str | None:
+        return load(self.settings.state_dir)
 
     def _peer_uid(self, stream: trio.SocketStream) -> int:
         """The uid that owns the client's socket; Refused unless ours or root's."""
