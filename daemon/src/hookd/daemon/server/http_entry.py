@@ -194,7 +194,10 @@ class HttpEntry:
 
     def _peer_uid(self, stream: trio.SocketStream) -> int:
         """The uid that owns the client's socket; Refused unless ours or root's."""
-        local, remote = stream.socket.getsockname(), stream.socket.getpeername()
+        try:
+            local, remote = stream.socket.getsockname(), stream.socket.getpeername()
+        except OSError:
+            raise ClientGone from None  # it hung up before it was looked at
         try:
             peer = tcp_peer(local[:2], remote[:2])
         except PeerUnknown as exc:
