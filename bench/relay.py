@@ -50,6 +50,14 @@ def _agent(hooks: int) -> float:
     return (time.perf_counter() - started) * 1000
 
 
+def _adopted(home: Path, hooks: int) -> None:
+    """``hooks`` trivial PreToolUse hooks in the hookd-owned file (``hookd adopt``'s)."""
+    adopted = home / ".config" / "hookd" / "claude" / "settings.json"
+    adopted.parent.mkdir(parents=True, exist_ok=True)
+    handlers = [{"type": "command", "command": f"true {i}"} for i in range(hooks)]
+    adopted.write_text(json.dumps({"hooks": {"PreToolUse": [{"hooks": handlers}]}}))
+
+
 def _relay(env: dict[str, str]) -> float:
     started = time.perf_counter()
     done = subprocess.run([RELAY, "claude"], input=EVENT, env=env, capture_output=True,
@@ -75,10 +83,7 @@ def main() -> int:
                 time.sleep(0.05)
             print("hooks  agent p50   relay p50   python start p50   relay/agent  relay-python")
             for hooks in (1, 10):
-                adopted = home / ".config" / "hookd" / "claude" / "settings.json"
-                adopted.parent.mkdir(parents=True, exist_ok=True)
-                handlers = [{"type": "command", "command": f"true {i}"} for i in range(hooks)]
-                adopted.write_text(json.dumps({"hooks": {"PreToolUse": [{"hooks": handlers}]}}))
+                _adopted(home, hooks)
                 _relay(env)  # warm the registry
                 agent, relay, python = [], [], []
                 for _ in range(args.samples):
@@ -122,10 +127,7 @@ def http_entry(samples: int) -> None:
                     f"Content-Length: {len(EVENT)}\r\n\r\n").encode() + EVENT  # fmt: skip
             print("\nhooks  agent p50   relay p50   http p50   http/agent  relay/http")
             for hooks in (1, 10):
-                adopted = home / ".config" / "hookd" / "claude" / "settings.json"
-                adopted.parent.mkdir(parents=True, exist_ok=True)
-                handlers = [{"type": "command", "command": f"true {i}"} for i in range(hooks)]
-                adopted.write_text(json.dumps({"hooks": {"PreToolUse": [{"hooks": handlers}]}}))
+                _adopted(home, hooks)
                 _post(port, post)  # warm the registry
                 agent, relay, http = [], [], []
                 for _ in range(samples):

@@ -123,3 +123,10 @@ def test_dry_run_writes_nothing_and_makes_no_passcode(home: Path, tmp_path: Path
     assert '"type": "http"' in done.stdout
     assert (home / ".claude" / "settings.json").read_text() == before
     assert not (tmp_path / "state").exists()
+
+
+def test_on_error_without_http_says_what_to_use(home: Path) -> None:
+    done = hookd(home, "relay", "install", "--on-error", "block")
+
+    assert done.returncode == 1
+    assert "HOOKD_RELAY_ON_ERROR=block" in done.stderr

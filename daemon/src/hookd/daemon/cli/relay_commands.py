@@ -57,6 +57,9 @@ def run(args: argparse.Namespace) -> int:
     action = getattr(args, "relay_action", None) or args.command
     if action == "install" and getattr(args, "http", False):
         plan = install_http(agent_file, owned_file, args)
+    elif getattr(args, "on_error", "continue") != "continue":
+        raise UserError("--on-error is for --http entries; the command relay reads "
+                        "HOOKD_RELAY_ON_ERROR=block from the agent's environment")  # fmt: skip
     else:
         plan = {
             "adopt": adopt, "unadopt": unadopt, "install": install, "uninstall": uninstall,
