@@ -130,3 +130,16 @@ def test_on_error_without_http_says_what_to_use(home: Path) -> None:
 
     assert done.returncode == 1
     assert "HOOKD_RELAY_ON_ERROR=block" in done.stderr
+
+
+def test_the_install_command_stays_light() -> None:
+    """``relay install --http`` reads the passcode file and the entry's path without
+    importing the daemon's server (trio, h11): the CLI stays light."""
+    import subprocess
+    import sys
+
+    code = ("import sys, hookd.daemon.cli.relay_commands\n"
+            "print(sorted(m for m in ('trio', 'h11') if m in sys.modules))")  # fmt: skip
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+
+    assert done.stdout.strip() == "[]", done.stderr

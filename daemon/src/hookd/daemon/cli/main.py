@@ -175,7 +175,7 @@ def _http_arguments(parser: argparse.ArgumentParser) -> None:
         "--http", action="store_true",
         help="Claude Code http hook entries instead of commands: no process per event; "
         "the daemon serves them with http_entry = true, the agent sends the passcode from "
-        "$HOOKD_HTTP_PASSCODE (see README: 'The http entry')",
+        "$HOOKD_HTTP_PASSCODE (README: \"Claude Code's http entry\")",
     )  # fmt: skip
     parser.add_argument(
         "--on-error", choices=("continue", "block"), default="continue",

@@ -18,8 +18,7 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-from ..server.http_passcode import PASSCODE_ENV, export_line, load, load_or_create
-from ..server.http_request import ENTRY_PATH
+from ..server.http_passcode import ENTRY_PATH, PASSCODE_ENV, export_line, load, load_or_create
 from ..settings import Settings, config_file_path
 
 COMMAND_EVENTS = frozenset({"SessionStart", "Setup", "CwdChanged", "FileChanged"})

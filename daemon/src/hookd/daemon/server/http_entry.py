@@ -34,8 +34,8 @@ from ..model import FireRequest
 from ..statcache import StatCache
 from .context import Services
 from .http_fire import relay_fire, relay_request
-from .http_passcode import load
-from .http_request import ENTRY_PATH, ClientGone, Refused, answer, parse_event, read_request
+from .http_passcode import ENTRY_PATH, load
+from .http_request import ClientGone, Refused, answer, parse_event, read_request
 from .http_request import refusal as refusal_bytes
 from .tcp_peer import PeerUnknown, check_available, tcp_peer
 

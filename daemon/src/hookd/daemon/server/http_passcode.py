@@ -1,4 +1,5 @@
-"""The http entry's passcode: made once, kept in ``<state_dir>/http-passcode`` (0600).
+"""The http entry's passcode, made once and kept in ``<state_dir>/http-passcode`` (0600),
+and where the entry is served (``ENTRY_PATH``).
 
 Claude Code sends it in each http hook request as ``Authorization: Bearer
 ${HOOKD_HTTP_PASSCODE}``, a header the agent fills from its own environment (the entry's
@@ -6,7 +7,7 @@ ${HOOKD_HTTP_PASSCODE}``, a header the agent fills from its own environment (the
 never in a settings file, which people share, commit and which the agent rewrites with
 its own permissions. The daemon and ``hookd relay install --http`` both read it; whichever
 comes first makes it (the file appears whole, or not at all). Standard library only: the
-CLI reads it too.
+CLI reads it too, and must not import trio.
 """
 
 from __future__ import annotations
@@ -19,6 +20,10 @@ import stat
 
 from ..errors import UserError
 
+ENTRY_PATH = "/hookd-relay"
+"""The one path served. It ends in ``hookd-relay``, so hookd's own rule for relay
+entries (``dialects.claude.RELAY_COMMAND``) also keeps hookd from running an http entry
+as a hook, which would call itself."""
 PASSCODE_ENV = "HOOKD_HTTP_PASSCODE"
 """The agent's variable the entry's header reads (no credential-like word in its name:
 Claude Code blanks such variables in its scrubbing mode)."""

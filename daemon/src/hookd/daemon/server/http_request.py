@@ -20,12 +20,8 @@ from typing import Any
 import h11
 import trio
 
-from .http_passcode import PASSCODE_ENV
+from .http_passcode import ENTRY_PATH, PASSCODE_ENV
 
-ENTRY_PATH = "/hookd-relay"
-"""The one path served. It ends in ``hookd-relay``, so hookd's own rule for relay
-entries (``dialects.claude.RELAY_COMMAND``) also keeps hookd from running an http entry
-as a hook, which would call itself."""
 MAX_HEADER_BYTES = 16 * 1024
 _READ_CHUNK = 65536
 _CHALLENGE = (("WWW-Authenticate", 'Bearer realm="hookd"'),)
