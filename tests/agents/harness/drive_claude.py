@@ -107,6 +107,8 @@ def _start_daemon(run: dict[str, Any]) -> subprocess.Popen[bytes] | None:
                     return started
             except TimeoutError:
                 continue
+    started.kill()
+    started.wait()
     raise SystemExit(f"the daemon did not start (see {daemon['log']})")
 
 
