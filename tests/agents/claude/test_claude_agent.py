@@ -178,8 +178,14 @@ def _stdin_lines(case: Case) -> list[dict[str, Any]]:
 
 
 async def _run_agent(
-    case: Case, places: dict[str, Path], claude: str, env: dict[str, str] | None = None
+    case: Case,
+    places: dict[str, Path],
+    claude: str,
+    env: dict[str, str] | None = None,
+    daemon: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
+    """Run the agent on the case (``daemon``: a program started first in the agent's
+    network namespace; see ``drive_claude._start_daemon``)."""
     from agents.harness.netns import netns_argv
 
     run = {
@@ -187,7 +193,7 @@ async def _run_agent(
         "prompt": f"case:{case.id} do the task", "turns": _turns(case, places["ws"]),
         "env": {"HOOK_OUT": str(places["agent"]), **(env or {})}, "timeout": 90,
         "args": list(case.args),
-        "stdin_lines": _stdin_lines(case),
+        "stdin_lines": _stdin_lines(case), "daemon": daemon,
     }  # fmt: skip
     (places["run"] / "run.json").write_text(json.dumps(run))
     argv = netns_argv([sys.executable, str(HARNESS / "drive_claude.py"), str(places["run"])])

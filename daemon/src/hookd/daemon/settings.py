@@ -125,6 +125,15 @@ class Settings:
     """A warm interpreter whose resident memory passes this is replaced."""
     warm_max_interpreters: int = 8
     """Warm interpreters at once; past it the least recently used idle one goes."""
+    http_entry: bool = False
+    """Serve Claude Code's ``http`` hook entry on ``127.0.0.1:http_port`` (``hookd relay
+    install --agent claude --http`` writes the entries). Off by default: a TCP port can be
+    reached by every local user and every web page, a Unix socket in a private folder
+    cannot; each request must carry the passcode (``<state_dir>/http-passcode``)."""
+    http_port: int = 4665
+    """The http entry's port on 127.0.0.1 ("HOOK" on a phone keypad). The entries name it
+    in their URL: after changing it, run ``hookd relay install --agent claude --http``
+    again."""
     log_level: str = "info"
     log_json: bool | None = None
     """None: JSON lines unless stderr is a terminal."""
@@ -213,6 +222,8 @@ def _read_config(path: Path) -> dict[str, Any]:
                  "warm_max_rss_mib", "warm_max_interpreters"):  # fmt: skip
         if isinstance(data.get(name), int) and data[name] < 1:
             raise ConfigError(f"hookd config {path}: {name} must be at least 1")
+    if isinstance(data.get("http_port"), int) and not 1 <= data["http_port"] <= 65535:
+        raise ConfigError(f"hookd config {path}: http_port must be a TCP port, 1 to 65535")
     for name in ("message_timeout_s", "forget_roots_after_s", "warm_idle_s"):
         if isinstance(data.get(name), int | float) and data[name] < 0:
             raise ConfigError(f"hookd config {path}: {name} must not be negative")

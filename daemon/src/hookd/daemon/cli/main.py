@@ -166,7 +166,27 @@ def _add_relay_commands(commands: Any) -> None:
         ("install", "write the relay entries for what is adopted"),
         ("uninstall", "remove the relay entries"),
     ):
-        _relay_arguments(actions.add_parser(name, help=summary, description=_RELAY_HELP))
+        action = actions.add_parser(name, help=summary, description=_RELAY_HELP)
+        _relay_arguments(action)
+        if name == "install":
+            _http_arguments(action)
+
+
+def _http_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--http", action="store_true",
+        help="Claude Code http hook entries instead of commands: no process per event; "
+        "the daemon serves them with http_entry = true, the agent sends the passcode from "
+        "$HOOKD_HTTP_PASSCODE (README: \"Claude Code's http entry\")",
+    )  # fmt: skip
+    parser.add_argument(
+        "--on-error", choices=("continue", "block"), default="continue",
+        help="with --http: when hookd cannot be reached or refuses, the action goes on "
+        "(continue, as for a failing hook) or is blocked (block: onFailure in the entry)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--config", metavar="FILE", help="hookd config file (TOML): its http_port is the URL's"
+    )
 
 
 def _relay_arguments(parser: argparse.ArgumentParser) -> None:
