@@ -26,6 +26,8 @@ class Hook:
     """The settings files it is declared in: user, project, local."""
     command: str = "{script}"
     """The handler's ``command``; ``{script}`` is the path of the hook's script."""
+    first_line: str = ""
+    """A line it prints before its ``sleep`` and its ``stdout`` (``{"async": true}``)."""
 
 
 def out(obj: Any) -> str:
@@ -85,6 +87,12 @@ class Case:
     absent: str = ""
     """A text a hook sent that must reach neither the model nor hookd's result (its
     output was no usable answer)."""
+    later: str = ""
+    """A text a background hook answers that the agent gives the model on a later turn
+    (and hookd in the hook's ``hook/asyncResult``)."""
+    hookd_stops: bool = False
+    """hookd stops the background hook at its timeout, where the agent lets it run until
+    the session ends (kept deliberately): hookd's result says ``timedOut``."""
     xfail: str | None = None
 
 
@@ -118,6 +126,14 @@ SUBAGENT_TURNS = (
     {"text": "sub done"},
 )
 """The subagent runs the marker command: the marker says the Agent tool ran."""
+
+WAIT_FOR_A = (
+    "touch {ws}/ran; i=0; until [ -e {ws}/../agent/a.done.0 ] || [ $i -ge 600 ]; "
+    "do sleep 0.05; i=$((i+1)); done; sleep 0.3"
+)
+"""The marker command, which then waits (30 s at most) until hook ``a`` has answered in
+the background, so that its answer is in when the agent sends the tool's result."""
+ASYNC = '{"async": true}'
 
 
 CASES = [
@@ -1008,6 +1024,113 @@ CASES = [
         (Hook("a", stdout="never", matcher="resume"),),
         event="SessionStart",
         matcher=None,
+    ),
+    # -- background hooks: {"async": true} on the first line, and async in settings -------
+    Case(
+        "async-reply-pre-tool-use",
+        'a PreToolUse hook answers {"async": true} first: the tool runs at once; its later '
+        "deny is ignored, its context reaches the model on a later turn",
+        (
+            Hook(
+                "a",
+                first_line=ASYNC,
+                stdout=pre("deny", "too late", additionalContext="late pre ctx"),
+            ),
+        ),
+        tool_command=WAIT_FOR_A,
+        later="late pre ctx",
+    ),
+    Case(
+        "async-reply-exit2",
+        "after the async line, exit 2 with stderr: nothing blocks, the stderr never reaches "
+        "the model, the systemMessage does",
+        (
+            Hook(
+                "a",
+                first_line=ASYNC,
+                stdout=out({"systemMessage": "late sys msg"}),
+                exit=2,
+                stderr="late stderr",
+            ),
+        ),
+        tool_command=WAIT_FOR_A,
+        later="late sys msg",
+        absent="late stderr",
+    ),
+    Case(
+        "async-reply-other-event-name",
+        "a background answer's hookSpecificOutput for another event still delivers its "
+        "context (a waited-for answer would be void)",
+        (
+            Hook(
+                "a",
+                first_line=ASYNC,
+                stdout=specific("PostToolUse", additionalContext="misnamed ctx"),
+            ),
+        ),
+        tool_command=WAIT_FOR_A,
+        later="misnamed ctx",
+    ),
+    Case(
+        "async-reply-not-boolean",
+        '{"async": "yes"} is no async reply: the hook is waited for and its exit 2 blocks',
+        (Hook("a", first_line='{"async": "yes"}', exit=2, stderr="waited for"),),
+    ),
+    Case(
+        "async-reply-user-prompt-submit",
+        "UserPromptSubmit goes to the background too: the prompt goes on, the context comes "
+        "on a later turn",
+        (
+            Hook(
+                "a",
+                first_line=ASYNC,
+                stdout=specific("UserPromptSubmit", additionalContext="late prompt ctx"),
+            ),
+        ),
+        event="UserPromptSubmit",
+        matcher=None,
+        tool_command=WAIT_FOR_A,
+        later="late prompt ctx",
+    ),
+    Case(
+        "async-reply-past-async-timeout",
+        "the agent enforces no asyncTimeout (it logs it): the answer after it still comes; "
+        "hookd stops the hook then (kept)",
+        (
+            Hook(
+                "a",
+                first_line='{"async": true, "asyncTimeout": 300}',
+                sleep=2,
+                stdout=out({"systemMessage": "after its asyncTimeout"}),
+            ),
+        ),
+        tool_command=WAIT_FOR_A,
+        later="after its asyncTimeout",
+        hookd_stops=True,
+    ),
+    Case(
+        "async-settings-past-timeout",
+        "an async hook in settings runs past its timeout in the agent; hookd stops it (kept)",
+        (
+            Hook(
+                "a",
+                sleep=2,
+                stdout=out({"systemMessage": "async past its timeout"}),
+                fields={"async": True, "timeout": 1},
+            ),
+        ),
+        tool_command=WAIT_FOR_A,
+        later="async past its timeout",
+        hookd_stops=True,
+    ),
+    Case(
+        "async-settings-session-start-plain-text",
+        "an async SessionStart hook's plain stdout is not context (a waited-for one's is)",
+        (Hook("a", stdout="plain async text", fields={"async": True}),),
+        event="SessionStart",
+        matcher=None,
+        tool_command=WAIT_FOR_A,
+        absent="plain async text",
     ),
     # -- plugins, installed into the agent from a local marketplace ----------------------
     Case(

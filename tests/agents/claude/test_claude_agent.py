@@ -28,7 +28,9 @@ HARNESS = Path(__file__).parents[1] / "harness"
 def _script(hook_out_var: str, name: str, hook: Any) -> str:
     """The hook: it records what it was given (stdin, the ``CLAUDE_PLUGIN_*``
     environment, argv) under a run number taken with an atomic ``mkdir`` (copies of one
-    script may run at once), then answers as the case says; later runs answer nothing."""
+    script may run at once), then answers as the case says (its ``first_line`` before its
+    ``sleep``), and marks that it answered (``<hook>.done.<run>``); later runs answer
+    nothing."""
     out = f'"${hook_out_var}/{name}'
     return (
         "#!/bin/sh\n"
@@ -37,9 +39,11 @@ def _script(hook_out_var: str, name: str, hook: Any) -> str:
         f'printf "%s\\n" "$@" > {out}.args.$n"\n'
         f'cat > {out}.stdin.$n"\n'
         '[ "$n" -gt 0 ] && exit 0\n'  # only the first run answers: no endless Stop loops
+        + (f"printf '%s\\n' {_sh(hook.first_line)}\n" if hook.first_line else "")
         + (f"sleep {hook.sleep}\n" if hook.sleep else "")
         + f"printf '%s' {_sh(hook.stdout)}\n"
         f"printf '%s' {_sh(hook.stderr)} >&2\n"
+        f': > {out}.done.$n"\n'
         f"exit {hook.exit}\n"
     )
 
@@ -249,6 +253,7 @@ async def _fire_hookd(case: Case, places: dict[str, Path], settings: Settings) -
                 payload,
                 env={"HOOK_OUT": str(places["hookd"])},
             )
+            result["delivered"] = await _async_results(rpc, result)
             await _background_hooks_started(result, places["hookd"])
         finally:
             await rpc.call("shutdown")
@@ -256,11 +261,25 @@ async def _fire_hookd(case: Case, places: dict[str, Path], settings: Settings) -
     return result
 
 
+async def _async_results(rpc: RpcClient, result: dict[str, Any]) -> list[dict[str, Any]]:
+    """The ``hook/asyncResult`` of every hook the fire sent to the background (30 s at
+    most: a missing one fails the case)."""
+    expected = sum(1 for entry in result["asyncStarted"] if "notStarted" not in entry)
+    with trio.fail_after(30):
+        while sum(1 for n in rpc.notifications if n["method"] == "hook/asyncResult") < expected:
+            message = await rpc.recv()
+            if isinstance(message, dict) and "method" in message:
+                rpc.notifications.append(message)
+    return [n["params"] for n in rpc.notifications if n["method"] == "hook/asyncResult"]
+
+
 async def _background_hooks_started(result: dict[str, Any], folder: Path) -> None:
     """Wait (20 s at most) until each background hook the fire started has written its
     stdin (hookd ends it with a newline), so that shutting the daemon down does not kill
-    it first."""
-    expected = len(result["hooks"]) + len(result["asyncStarted"])
+    it first. A hook that went to the background while the fire waited (its entry names
+    its ``index`` in ``hooks``) counts once."""
+    started = [entry for entry in result["asyncStarted"] if "index" not in entry]
+    expected = len(result["hooks"]) + len(started)
 
     def written() -> int:
         return sum(1 for p in folder.glob("*.stdin.*") if p.read_bytes().endswith(b"\n"))
@@ -338,11 +357,36 @@ def compare(case: Case, agent: dict[str, Any], hookd: dict[str, Any]) -> list[st
         problems += _compare_switch(agent, hookd)
     if hookd["context"]:
         problems += _compare_context(case, agent, hookd["context"])
+    problems += _compare_later(case, agent, hookd["delivered"])
     if case.absent:
         if case.absent in "\n".join(_strings(agent["requests"])):
             problems.append(f"{case.absent!r} reached the model: the case is wrong")
-        if case.absent in json.dumps([hookd["context"], hookd["reason"]]):
+        told = [hookd["context"], hookd["reason"], *_later_texts(hookd["delivered"])]
+        if case.absent in json.dumps(told):
             problems.append(f"{case.absent!r} is in hookd's result; the agent refused it")
+    return problems
+
+
+def _later_texts(delivered: list[dict[str, Any]]) -> list[str]:
+    """The contexts and system messages of hookd's background hooks' results."""
+    return [text for note in delivered for text in (note["context"], note["systemMessage"])
+            if text]  # fmt: skip
+
+
+def _compare_later(case: Case, agent: dict[str, Any], delivered: list[dict[str, Any]]) -> list[str]:
+    """What background hooks answered reached the model on a later turn: every line of
+    hookd's results, and the case's ``later`` text in the agent (and in hookd's results,
+    unless ``hookd_stops`` says hookd killed the hook at its timeout first)."""
+    seen = "\n".join(_strings(agent["requests"]))
+    texts = "\n".join(_later_texts(delivered))
+    problems = [f"hookd's background result line {line!r} never reached the model"
+                for line in texts.splitlines() if line and line not in seen]  # fmt: skip
+    if case.later and case.later not in seen:
+        problems.append(f"{case.later!r} never reached the model: the case is wrong")
+    if case.later and (case.later in texts) == case.hookd_stops:
+        problems.append(f"{case.later!r} in hookd's background results: {case.later in texts}")
+    if case.hookd_stops and not (delivered and all(note["timedOut"] for note in delivered)):
+        problems.append(f"hookd did not stop the background hook at its timeout: {delivered}")
     return problems
 
 
