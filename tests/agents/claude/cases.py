@@ -82,6 +82,9 @@ class Case:
     """Stream-json input (user messages and control requests) instead of a prompt."""
     plugins: tuple[Plugin, ...] = ()
     """Plugins installed (and so enabled in the user's settings) before the run."""
+    files: dict[str, str] = field(default_factory=dict)
+    """More files (a subagent's definition, ``~/.claude.json``): path and text, with
+    ``{ws}``, ``{home}`` and ``{hooks}`` (the folder of the hooks' scripts) filled in."""
     every_run: bool = False
     """Compare every run of every hook, not only each hook's first."""
     absent: str = ""
@@ -126,6 +129,30 @@ SUBAGENT_TURNS = (
     {"text": "sub done"},
 )
 """The subagent runs the marker command: the marker says the Agent tool ran."""
+SUBAGENT_CHECKER = (
+    {"tool": "Agent", "input": {"description": "sub", "subagent_type": "checker",
+                                "prompt": "case:{case}-sub run the marker command"}},
+    {"text": "done"},
+    {"text": "done again"},
+)  # fmt: skip
+"""The model starts the subagent ``checker`` (``checker_agent``)."""
+TRUSTED = {"{home}/.claude.json": '{"projects": {"{ws}": {"hasTrustDialogAccepted": true}}}'}
+"""Claude Code's record that the project's trust dialog was accepted."""
+
+
+def checker_agent(
+    event: str, matcher: str | None, script: str, folder: str = "{ws}"
+) -> dict[str, str]:
+    """The subagent ``checker`` (in a file named otherwise: the frontmatter's ``name``
+    counts), with one command hook in its frontmatter running ``{hooks}/<script>``."""
+    group = f"    - matcher: {matcher}\n      hooks:\n" if matcher else "    - hooks:\n"
+    text = (
+        "---\nname: checker\ndescription: Checks things. Use it when asked.\nhooks:\n"
+        f"  {event}:\n{group}        - type: command\n"
+        f'          command: "{{hooks}}/{script}"\n---\nYou check things.\n'
+    )
+    return {f"{folder}/.claude/agents/the-checker.md": text}
+
 
 WAIT_FOR_A = (
     "touch {ws}/ran; i=0; until [ -e {ws}/../agent/a.done.0 ] || [ $i -ge 600 ]; "
@@ -1131,6 +1158,63 @@ CASES = [
         matcher=None,
         tool_command=WAIT_FOR_A,
         absent="plain async text",
+    ),
+    # -- subagent frontmatter hooks (.claude/agents/*.md) ---------------------------------
+    Case(
+        "subagent-frontmatter-pre-blocks",
+        "a subagent's frontmatter PreToolUse hook runs inside it (agent_type names it) and "
+        "blocks its tool",
+        (Hook("a"), Hook("fm", exit=2, stderr="frontmatter says no", layers=())),
+        turns=SUBAGENT_CHECKER,
+        subagent_turns=SUBAGENT_TURNS,
+        args=("--allowedTools", "Bash,Agent"),
+        files={**checker_agent("PreToolUse", "Bash", "fm.sh"), **TRUSTED},
+    ),
+    Case(
+        "subagent-frontmatter-untrusted-project",
+        "a project subagent's frontmatter hooks do not run where the project was never "
+        "trusted in Claude Code (~/.claude.json)",
+        (Hook("a"), Hook("fm", exit=2, stderr="frontmatter says no", layers=())),
+        turns=SUBAGENT_CHECKER,
+        subagent_turns=SUBAGENT_TURNS,
+        args=("--allowedTools", "Bash,Agent"),
+        files=checker_agent("PreToolUse", "Bash", "fm.sh"),
+    ),
+    Case(
+        "subagent-frontmatter-user-agent",
+        "a subagent of the user's (~/.claude/agents) runs its frontmatter hooks, trust or not",
+        (Hook("a"), Hook("fm", exit=2, stderr="user frontmatter says no", layers=())),
+        turns=SUBAGENT_CHECKER,
+        subagent_turns=SUBAGENT_TURNS,
+        args=("--allowedTools", "Bash,Agent"),
+        files=checker_agent("PreToolUse", "Bash", "fm.sh", folder="{home}"),
+    ),
+    Case(
+        "subagent-frontmatter-stop-is-subagent-stop",
+        "a subagent's frontmatter Stop hook runs on its SubagentStop",
+        (Hook("a"), Hook("fm", stdout=out({"systemMessage": "sub stopped"}), layers=())),
+        event="SubagentStop",
+        matcher=None,
+        turns=SUBAGENT_CHECKER,
+        subagent_turns=SUBAGENT_TURNS,
+        args=("--allowedTools", "Bash,Agent"),
+        files={**checker_agent("Stop", None, "fm.sh"), **TRUSTED},
+    ),
+    Case(
+        "subagent-frontmatter-not-on-main-thread",
+        "a subagent's frontmatter hook never runs for the main thread's tools",
+        (Hook("a"), Hook("fm", exit=2, stderr="never here", layers=())),
+        files={**checker_agent("PreToolUse", "Bash", "fm.sh"), **TRUSTED},
+    ),
+    Case(
+        "subagent-frontmatter-same-as-settings",
+        "a frontmatter handler that a settings file also declares runs once",
+        (Hook("a"),),
+        turns=SUBAGENT_CHECKER,
+        subagent_turns=SUBAGENT_TURNS,
+        args=("--allowedTools", "Bash,Agent"),
+        files={**checker_agent("PreToolUse", "Bash", "a.sh"), **TRUSTED},
+        every_run=True,
     ),
     # -- plugins, installed into the agent from a local marketplace ----------------------
     Case(

@@ -63,6 +63,10 @@ def _setup(case: Case, root: Path) -> dict[str, Path]:
         for layer in hook.layers:
             files.setdefault(layer, []).append(_group(case, hook, str(script), places))
     _write_marketplace(case, places)
+    for where, text in case.files.items():
+        path = Path(_fill(where, _places(places)))
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(_fill(text, _places(places)))
     paths = {
         "user": places["home"] / ".claude" / "settings.json",
         "project": places["ws"] / ".claude" / "settings.json",
@@ -79,6 +83,12 @@ def _setup(case: Case, root: Path) -> dict[str, Path]:
             content["hooks"][case.event] = files[layer]
         path.write_text(json.dumps(content, indent=2))
     return places
+
+
+def _places(places: dict[str, Path]) -> dict[str, str]:
+    """What ``{ws}``, ``{home}`` and ``{hooks}`` (the hook scripts' folder) stand for."""
+    return {"{ws}": str(places["ws"]), "{home}": str(places["home"]),
+            "{hooks}": str(places["hooks"])}  # fmt: skip
 
 
 def _write_script(path: Path, hook: Hook, places: dict[str, Path]) -> Path:

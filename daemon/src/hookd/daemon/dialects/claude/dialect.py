@@ -41,7 +41,7 @@ from ...spill import private_directory, session_directory
 from .. import base, windows
 from ..base import first_root, hook_environment
 from ..settings_json import load_settings_hooks, number_field
-from . import handlers, plugins, rules
+from . import agents, handlers, plugins, rules
 from . import output as claude_output
 from .if_rule import condition_allows
 
@@ -103,6 +103,7 @@ def sources(home: str, system_root: str, roots: Sequence[str]) -> list[Source]:
     found.append(Source(DIALECT, "managed", managed_settings_path(system_root), "settings"))
     found.append(Source(DIALECT, "managed", managed_dropin_dir(system_root), "hookdir"))
     found.append(plugins.source(home, roots[0] if roots else None))
+    found += agents.sources(home, project)
     return found
 
 
@@ -124,6 +125,8 @@ RELAY_COMMAND = re.compile(r"(?:^|[\s/\"'])hookd-relay(?:[\s\"']|$)")
 def load(source: Source) -> Loaded:
     if source.layer == plugins.LAYER:
         return plugins.load(source, _EVENT_SET, _make_handler)
+    if source.layer == agents.LAYER:
+        return agents.load(source, _EVENT_SET, _make_handler)
     if source.kind == "hookdir":
         return _load_dropins(source)
     return load_settings_hooks(source, _EVENT_SET, _make_handler, _KEPT_SETTINGS)
@@ -305,6 +308,8 @@ def select(
     seen: set[str] = set()
     value = _matcher_value(request)
     held_back: set[str] = set()
+    subagent_files, notes = agents.select(loaded, request)
+    warnings += notes
     for source, content in loaded:
         if policy.disable_all and source.layer != "managed":
             continue
@@ -320,6 +325,8 @@ def select(
                 and policy.enabled_plugins.get(spec.options["plugin"]) is not True
             ):
                 continue  # installed, not enabled
+            if source.layer == agents.LAYER and spec.source not in subagent_files:
+                continue  # another subagent's, or the fire is not from inside one
             if not _applies(spec, request, value, warnings):
                 continue
             identity: str = spec.options["identity"]
