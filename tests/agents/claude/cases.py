@@ -1262,6 +1262,19 @@ CASES = [
         ),
     ),
     Case(
+        "plugin-prepend-append-plugins",
+        "prependPlugins / appendPlugins order only plugins' JavaScript hooks modules: the "
+        "agent skips ids with none, and their hooks.json hooks run as before",
+        (Hook("a", stdout=pre("allow", additionalContext="settings ok")),),
+        layer_settings={
+            "user": {"prependPlugins": ["two@hookd-test"], "appendPlugins": ["one@hookd-test"]}
+        },
+        plugins=(
+            Plugin("one", (Hook("p1", stdout=pre("allow", additionalContext="one ok")),)),
+            Plugin("two", (Hook("p2", stdout=pre("deny", "two says no")),)),
+        ),
+    ),
+    Case(
         "plugin-option-env",
         "pluginConfigs options reach the hook as CLAUDE_PLUGIN_OPTION_<KEY>",
         (),
