@@ -5,11 +5,12 @@ must be what hookd's result says, and each hook must get the same stdin bytes.""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import sys
+from collections.abc import Iterator
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -17,9 +18,10 @@ import pytest
 import trio
 
 from agents.claude.cases import CASES, Case, Hook
+from agents.harness.ahead import Ahead, jobs
 from hookd.daemon.app import serve
 from hookd.daemon.settings import Settings
-from hookd_testing import RpcClient, wait_until
+from hookd_testing import RpcClient
 from hookd_testing.cases import case_params
 
 HARNESS = Path(__file__).parents[1] / "harness"
@@ -133,16 +135,18 @@ def _write_marketplace(case: Case, places: dict[str, Path]) -> None:
 
 
 async def _install_plugins(case: Case, places: dict[str, Path], claude: str) -> None:
-    """``claude plugin marketplace add`` and ``claude plugin install``, by the real agent
-    (in the loopback-only namespace, with the case's home): the agent writes its own
-    plugin files and enables each plugin in the user's settings."""
+    """``claude plugin install`` (the first with ``--marketplace``, which adds the local
+    marketplace as ``claude plugin marketplace add`` does), by the real agent (in the
+    loopback-only namespace, with the case's home): the agent writes its own plugin files
+    and enables each plugin in the user's settings."""
     from agents.harness.netns import netns_argv
 
     env = {"PATH": os.environ["PATH"], "HOME": str(places["home"]), "LANG": "C.UTF-8",
            "DISABLE_TELEMETRY": "1", "DISABLE_AUTOUPDATER": "1", "DISABLE_ERROR_REPORTING": "1",
            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1"}  # fmt: skip
-    commands = [["plugin", "marketplace", "add", str(places["market"])]]
-    commands += [["plugin", "install", plugin.id] for plugin in case.plugins]
+    first, *more = case.plugins  # the first install adds the marketplace too
+    commands = [["plugin", "install", first.name, "--marketplace", str(places["market"])]]
+    commands += [["plugin", "install", plugin.id] for plugin in more]
     for command in commands:
         done = await trio.run_process(
             netns_argv([claude, *command]), cwd=str(places["ws"]), env=env,
@@ -263,8 +267,8 @@ async def _fire_hookd(case: Case, places: dict[str, Path], settings: Settings) -
                 payload,
                 env={"HOOK_OUT": str(places["hookd"])},
             )
+            # Every background hook's result: each has then written what it was given.
             result["delivered"] = await _async_results(rpc, result)
-            await _background_hooks_started(result, places["hookd"])
         finally:
             await rpc.call("shutdown")
             await rpc.aclose()
@@ -281,21 +285,6 @@ async def _async_results(rpc: RpcClient, result: dict[str, Any]) -> list[dict[st
             if isinstance(message, dict) and "method" in message:
                 rpc.notifications.append(message)
     return [n["params"] for n in rpc.notifications if n["method"] == "hook/asyncResult"]
-
-
-async def _background_hooks_started(result: dict[str, Any], folder: Path) -> None:
-    """Wait (20 s at most) until each background hook the fire started has written its
-    stdin (hookd ends it with a newline), so that shutting the daemon down does not kill
-    it first. A hook that went to the background while the fire waited (its entry names
-    its ``index`` in ``hooks``) counts once."""
-    started = [entry for entry in result["asyncStarted"] if "index" not in entry]
-    expected = len(result["hooks"]) + len(started)
-
-    def written() -> int:
-        return sum(1 for p in folder.glob("*.stdin.*") if p.read_bytes().endswith(b"\n"))
-
-    with contextlib.suppress(trio.TooSlowError):  # the stdin comparison then says which
-        await wait_until(lambda: written() >= expected, timeout=20)
 
 
 def _unseen_payload(case: Case) -> dict[str, Any]:
@@ -435,14 +424,41 @@ def _compare_switch(agent: dict[str, Any], hookd: dict[str, Any]) -> list[str]:
     return problems
 
 
+@pytest.fixture(scope="module")
+def ahead(
+    request: pytest.FixtureRequest,
+    claude_bin: str,
+    netns: None,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[Ahead]:
+    """The agent runs of the selected cases, started ahead of their tests, ``jobs()`` at a
+    time (``harness/ahead.py``): the agent side of the next case runs while hookd's side
+    of this one does."""
+    cases = [item.callspec.params["case"] for item in request.session.items
+             if getattr(item, "originalname", "") == "test_claude_agent_and_hookd_agree"]  # fmt: skip
+    base = tmp_path_factory.mktemp("cases")
+    runs = Ahead(partial(_agent_side, claude_bin), cases, lambda case: base / case.id, jobs())
+    yield runs
+    runs.close()
+
+
+def _agent_side(claude: str, case: Case, root: Path) -> dict[str, Any]:
+    """The case's files, plugins and agent run (in a worker thread: its own trio run)."""
+
+    async def run() -> dict[str, Any]:
+        places = _setup(case, root)
+        if case.plugins:
+            await _install_plugins(case, places, claude)
+        return {"places": places, "agent": await _run_agent(case, places, claude)}
+
+    return trio.run(run)
+
+
 @pytest.mark.parametrize("case", case_params(CASES))
-async def test_claude_agent_and_hookd_agree(
-    case: Case, claude_bin: str, netns: None, settings: Settings, tmp_path: Path
-) -> None:
-    places = _setup(case, tmp_path / "case")
-    if case.plugins:
-        await _install_plugins(case, places, claude_bin)
-    agent = await _run_agent(case, places, claude_bin)
+async def test_claude_agent_and_hookd_agree(case: Case, ahead: Ahead, settings: Settings) -> None:
+    _root, running = ahead.take(case)
+    side = await trio.to_thread.run_sync(running.result)
+    places, agent = side["places"], side["agent"]
     hookd = await _fire_hookd(case, places, settings)
 
     # What each hook was given (stdin, the CLAUDE_PLUGIN_* environment, argv), byte for
