@@ -136,6 +136,9 @@ SUBAGENT_CHECKER = (
     {"text": "done again"},
 )  # fmt: skip
 """The model starts the subagent ``checker`` (``checker_agent``)."""
+IN_CHECKER: dict[str, Any] = {"turns": SUBAGENT_CHECKER, "subagent_turns": SUBAGENT_TURNS,
+                              "args": ("--allowedTools", "Bash,Agent")}  # fmt: skip
+"""A case whose tool call happens inside the subagent ``checker``."""
 TRUSTED = {"{home}/.claude.json": '{"projects": {"{ws}": {"hasTrustDialogAccepted": true}}}'}
 """Claude Code's record that the project's trust dialog was accepted."""
 
@@ -1165,9 +1168,7 @@ CASES = [
         "a subagent's frontmatter PreToolUse hook runs inside it (agent_type names it) and "
         "blocks its tool",
         (Hook("a"), Hook("fm", exit=2, stderr="frontmatter says no", layers=())),
-        turns=SUBAGENT_CHECKER,
-        subagent_turns=SUBAGENT_TURNS,
-        args=("--allowedTools", "Bash,Agent"),
+        **IN_CHECKER,
         files={**checker_agent("PreToolUse", "Bash", "fm.sh"), **TRUSTED},
     ),
     Case(
@@ -1175,18 +1176,14 @@ CASES = [
         "a project subagent's frontmatter hooks do not run where the project was never "
         "trusted in Claude Code (~/.claude.json)",
         (Hook("a"), Hook("fm", exit=2, stderr="frontmatter says no", layers=())),
-        turns=SUBAGENT_CHECKER,
-        subagent_turns=SUBAGENT_TURNS,
-        args=("--allowedTools", "Bash,Agent"),
+        **IN_CHECKER,
         files=checker_agent("PreToolUse", "Bash", "fm.sh"),
     ),
     Case(
         "subagent-frontmatter-user-agent",
         "a subagent of the user's (~/.claude/agents) runs its frontmatter hooks, trust or not",
         (Hook("a"), Hook("fm", exit=2, stderr="user frontmatter says no", layers=())),
-        turns=SUBAGENT_CHECKER,
-        subagent_turns=SUBAGENT_TURNS,
-        args=("--allowedTools", "Bash,Agent"),
+        **IN_CHECKER,
         files=checker_agent("PreToolUse", "Bash", "fm.sh", folder="{home}"),
     ),
     Case(
@@ -1195,9 +1192,7 @@ CASES = [
         (Hook("a"), Hook("fm", stdout=out({"systemMessage": "sub stopped"}), layers=())),
         event="SubagentStop",
         matcher=None,
-        turns=SUBAGENT_CHECKER,
-        subagent_turns=SUBAGENT_TURNS,
-        args=("--allowedTools", "Bash,Agent"),
+        **IN_CHECKER,
         files={**checker_agent("Stop", None, "fm.sh"), **TRUSTED},
     ),
     Case(
@@ -1210,9 +1205,7 @@ CASES = [
         "subagent-frontmatter-same-as-settings",
         "a frontmatter handler that a settings file also declares runs once",
         (Hook("a"),),
-        turns=SUBAGENT_CHECKER,
-        subagent_turns=SUBAGENT_TURNS,
-        args=("--allowedTools", "Bash,Agent"),
+        **IN_CHECKER,
         files={**checker_agent("PreToolUse", "Bash", "a.sh"), **TRUSTED},
         every_run=True,
     ),

@@ -141,7 +141,8 @@ class BackgroundHooks:
                 module, spec, request, self.base_env, limits,
                 custody=self.custody, never_ran=self.settings.never_ran,
             )  # fmt: skip
-            self._finished(request, spec, module, deliver, entry, outcome, verdict, started)
+            report = HookReport(spec=spec, index=0, outcome=outcome, verdict=verdict)
+            self._finished(request, module, deliver, entry, report, started)
         except Exception:  # a bug here must not take the daemon's nursery down
             log.exception("async_hook_failed", source=spec.source)
         finally:
@@ -150,26 +151,24 @@ class BackgroundHooks:
     def _finished(
         self,
         request: FireRequest,
-        spec: HookSpec,
         module: DialectModule,
         deliver: Deliver | None,
         entry: dict[str, Any],
-        outcome: ProcessOutcome,
-        verdict: Verdict,
+        report: HookReport,
         started: float,
     ) -> None:
         """Keep and deliver the result of a background hook that finished."""
-        report = HookReport(spec=spec, index=0, outcome=outcome, verdict=verdict)
+        outcome = report.outcome
         result = {
             **entry,
             "exitCode": outcome.exit_code,
             "timedOut": outcome.timed_out,
             "durationMs": round((time.perf_counter() - started) * 1000, 3),
-            "error": verdict.error,
+            "error": report.verdict.error,
             **_summary(module, report, request),
         }
         self.finished += 1
-        log.info("async_hook_finished", source=spec.source, exit_code=outcome.exit_code)
+        log.info("async_hook_finished", source=report.spec.source, exit_code=outcome.exit_code)
         self._keep(request, result)
         if deliver is not None:
             deliver(result)
@@ -231,9 +230,8 @@ class BackgroundHooks:
                 if entry is None:
                     handoff.settle((outcome, verdict))
                 elif "notStarted" not in entry:
-                    self._finished(
-                        request, spec, module, fire.deliver, entry, outcome, verdict, started
-                    )
+                    report = HookReport(spec=spec, index=index, outcome=outcome, verdict=verdict)
+                    self._finished(request, module, fire.deliver, entry, report, started)
         except Exception:  # a bug here must not take the daemon's nursery down
             log.exception("async_hook_failed", source=spec.source)
         finally:

@@ -174,14 +174,8 @@ def parse_json(
     (``lenient``: the object without the wrong-typed fields), or, given the ``event``,
     when ``hookSpecificOutput`` names another event (2.1.328 refuses the whole output).
     """
-    text = stdout.lstrip()
-    if not text.startswith("{"):
-        return None, None
-    try:
-        obj = js_parse(text)  # JSON.parse: NaN and Infinity make it plain text
-    except ValueError:
-        return None, None
-    if not isinstance(obj, dict):
+    obj = _object(stdout.lstrip())  # JSON.parse: NaN and Infinity make it plain text
+    if obj is None:
         return None, None
     misnamed = _other_event(obj, event)
     if misnamed:
@@ -283,14 +277,8 @@ def _expected(kind: str) -> str:
 def validation_error(stdout: str, event: str | None = None) -> str | None:
     """Why JSON output fails Claude Code's schema, in its words (None: it passes, or it
     is not JSON output at all)."""
-    text = stdout.lstrip()
-    if not text.startswith("{"):
-        return None
-    try:
-        obj = js_parse(text)
-    except ValueError:
-        return None
-    if not isinstance(obj, dict):
+    obj = _object(stdout.lstrip())
+    if obj is None:
         return None
     misnamed = _other_event(obj, event)
     if misnamed:
