@@ -29,6 +29,8 @@ from ...statcache import StatCache
 from ..settings_json import HandlerFactory, hooks_from_object
 
 LAYER = "agent"
+Definition = tuple[str | None, dict[str, tuple[HookSpec, ...]], str | None]
+"""(name, hooks per event, problem) of one definition file."""
 NOT_AFTER_START = frozenset({"SubagentStart"})
 """Fired before the subagent's hooks are registered: they never run there."""
 _listings: StatCache[tuple[str, ...]] = StatCache()
@@ -70,10 +72,6 @@ def load(found: Source, known_events: frozenset[str], make_handler: HandlerFacto
         error="; ".join(problems) or None,
         settings={"agents": names},
     )
-
-
-Definition = tuple[str | None, dict[str, tuple[HookSpec, ...]], str | None]
-"""(name, hooks per event, problem) of one definition file."""
 
 
 def _definition(
