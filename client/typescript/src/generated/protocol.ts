@@ -419,6 +419,8 @@ export interface AsyncStarted {
   layer: string;
   command: string;
   sessionId: string | null;
+  /** Set for a hook that sent itself to the background while the fire waited for it (Claude's `{"async": true}` first line): its entry in `hooks`. */
+  index?: number;
 }
 
 /** A finished background hook: what it tells the agent. Decision fields have no effect (the action already happened). */

@@ -15,7 +15,9 @@ The rules every runner we studied breaks somewhere:
   cancellation cannot leave processes behind;
 * under a ``Custody`` (the daemon's), the process waits for a slot in a fair queue, is
   marked with its hook id, what it leaves in its group is killed when it exits, and
-  escapees that left the group are swept (``custody.py``).
+  escapees that left the group are swept (``custody.py``);
+* a ``first_line`` watcher sees the first line of stdout as soon as it holds a ``}``
+  (Claude's ``{"async": true}`` reply) and may give the hook a new timeout from then on.
 
 A hook hookd could not start because of its own limits (out of file descriptors,
 processes or memory; no process slot before the timeout) is ``never_ran``: the fire
@@ -32,7 +34,7 @@ import resource
 import signal
 import subprocess
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 import trio
@@ -44,8 +46,12 @@ from .warm.zygote import WarmProcess
 HookProcess = trio.Process | WarmProcess
 
 _READ_CHUNK = 65536
+_FIRST_LINE_MAX = 1024 * 1024
 HOOKD_LIMIT_ERRNOS = frozenset({errno.EMFILE, errno.ENFILE, errno.EAGAIN, errno.ENOMEM})
 """Spawn failures that are hookd's own resource limits, not the hook's fault."""
+FirstLine = Callable[[bytes], float | None]
+"""Told the first line of a hook's stdout once it holds a ``}``; a number is the hook's
+new timeout in seconds, counted from then (it went to the background), None keeps it."""
 
 
 @dataclass(frozen=True)
@@ -101,6 +107,7 @@ async def run_hook_process(
     limits: ProcessLimits,
     custody: Custody | None = None,
     depth: int = 0,
+    first_line: FirstLine | None = None,
 ) -> ProcessOutcome:
     """Run ``argv`` to completion under ``limits`` and describe what happened.
 
@@ -110,13 +117,15 @@ async def run_hook_process(
     """
     started = time.perf_counter()
     if custody is None:
-        return await _start(argv, stdin, cwd, dict(env), limits, started, None, depth)
+        return await _start(argv, stdin, cwd, dict(env), limits, started, None, depth, first_line)
     try:
         async with custody.slot(limits.timeout_s):
             waited = time.perf_counter() - started
             if waited > 0.001:
                 limits = replace(limits, timeout_s=max(0.0, limits.timeout_s - waited))
-            return await _start(argv, stdin, cwd, dict(env), limits, started, custody, depth)
+            return await _start(
+                argv, stdin, cwd, dict(env), limits, started, custody, depth, first_line
+            )
     except QueueTimeout as exc:
         return ProcessOutcome(
             None, b"", b"", _ms_since(started), spawn_error=str(exc), never_ran=True
@@ -132,6 +141,7 @@ async def _start(
     started: float,
     custody: Custody | None,
     depth: int,
+    first_line: FirstLine | None = None,
 ) -> ProcessOutcome:
     hook_id = None
     if custody is not None:
@@ -163,13 +173,16 @@ async def _start(
             never_ran=exc.errno in HOOKD_LIMIT_ERRNOS,
         )
     if custody is None or hook_id is None:
-        return await _supervise(process, stdin, limits, started, kill_leftovers=False)
+        return await _supervise(
+            process, stdin, limits, started, kill_leftovers=False, first_line=first_line
+        )
     if custody.hook_nofile is not None:
         _restore_nofile(process.pid, custody.hook_nofile)
     try:
         return await _supervise(
-            process, stdin, limits, started, kill_leftovers=custody.kill_leftovers
-        )
+            process, stdin, limits, started, kill_leftovers=custody.kill_leftovers,
+            first_line=first_line,
+        )  # fmt: skip
     finally:
         custody.release(process.pid)
 
@@ -181,20 +194,25 @@ async def _supervise(
     started: float,
     *,
     kill_leftovers: bool,
+    first_line: FirstLine | None = None,
 ) -> ProcessOutcome:
     stdout = _CappedBuffer(limits.output_cap_bytes, limits.json_cap_bytes)
     stderr = _CappedBuffer(limits.output_cap_bytes)
     state = {"stdin_broken": False, "timed_out": False, "pipes_held_open": False}
     pgid = process.pid  # session leader: its pid is the group id
     cancelled = True
+    deadline = trio.CancelScope(deadline=trio.current_time() + limits.timeout_s)
+    watch = None if first_line is None else _FirstLineWatch(first_line, deadline)
     try:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(_feed, process, stdin, state)
             readers = {"stdout": trio.CancelScope(), "stderr": trio.CancelScope()}
             done = {"stdout": trio.Event(), "stderr": trio.Event()}
-            nursery.start_soon(_drain, process.stdout, stdout, readers["stdout"], done["stdout"])
+            nursery.start_soon(
+                _drain, process.stdout, stdout, readers["stdout"], done["stdout"], watch
+            )
             nursery.start_soon(_drain, process.stderr, stderr, readers["stderr"], done["stderr"])
-            with trio.move_on_after(limits.timeout_s) as deadline:
+            with deadline:
                 await process.wait()
             if deadline.cancelled_caught:
                 state["timed_out"] = True
@@ -250,11 +268,37 @@ async def _feed(process: HookProcess, data: bytes, state: dict[str, bool]) -> No
         state["stdin_broken"] = True  # the hook exited or closed stdin without reading
 
 
+class _FirstLineWatch:
+    """Hands the first line of stdout to a ``FirstLine`` watcher once, as soon as it
+    holds a ``}`` (Claude Code's rule); a line that ends without one, or runs past
+    ``_FIRST_LINE_MAX`` bytes, is never handed on."""
+
+    def __init__(self, watcher: FirstLine, deadline: trio.CancelScope) -> None:
+        self.watcher = watcher
+        self.deadline = deadline
+        self.head = b""
+        self.checked = False
+
+    def add(self, chunk: bytes | bytearray) -> None:
+        if self.checked:
+            return
+        self.head += chunk
+        line, newline, _ = self.head.partition(b"\n")
+        if b"}" not in line:
+            self.checked = bool(newline) or len(line) > _FIRST_LINE_MAX
+            return
+        self.checked = True
+        timeout = self.watcher(bytes(line))
+        if timeout is not None:
+            self.deadline.deadline = trio.current_time() + timeout
+
+
 async def _drain(
     stream: trio.abc.ReceiveStream | None,
     sink: _CappedBuffer,
     scope: trio.CancelScope,
     done: trio.Event,
+    watch: _FirstLineWatch | None = None,
 ) -> None:
     if stream is None:
         done.set()
@@ -263,6 +307,8 @@ async def _drain(
         try:
             while chunk := await stream.receive_some(_READ_CHUNK):
                 sink.add(chunk)
+                if watch is not None:
+                    watch.add(chunk)
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             pass
         done.set()
