@@ -1287,6 +1287,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             "\ndaemon start-up (spawn to first status answer): "
             + ", ".join(f"{name.upper()} {ms:.0f} ms" for name, ms in startup.items())
         )
+    # bench/warm.py: fresh vs warm Python hooks (its own process: no daemon of ours there)
+    subprocess.run([sys.executable, str(Path(__file__).with_name("warm.py")),
+                    *(["--quick"] if args.quick else [])], check=False)  # fmt: skip
     total_s = time.perf_counter() - began
     print(f"total benchmark time {total_s:.1f} s")
     if problems:

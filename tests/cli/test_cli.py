@@ -278,3 +278,19 @@ def test_running_out_of_file_descriptors_does_not_kill_the_daemon(
     finally:
         process.send_signal(signal.SIGTERM)
         process.wait(timeout=20)
+
+
+@pytest.mark.parametrize("command", [("status", "--json"), ("hooks", "--json")])
+def test_a_reader_that_goes_away_is_not_a_bug(served, command) -> None:
+    """`hookd status | head`: the pipe closes before the output is written. The command
+    stops quietly with 141 (what a shell reports for SIGPIPE), not a traceback and exit 3."""
+    path, _ = served
+    read, write = os.pipe()
+    os.close(read)  # the reader has gone before hookd writes a byte
+    try:
+        done = subprocess.run([*HOOKD, "--socket", path, *command], stdout=write,
+                              stderr=subprocess.PIPE, text=True, timeout=60)  # fmt: skip
+    finally:
+        os.close(write)
+    assert done.returncode == 141, done.stderr
+    assert done.stderr == ""

@@ -26,6 +26,8 @@ class Hook:
     """The settings files it is declared in: user, project, local."""
     command: str = "{script}"
     """The handler's ``command``; ``{script}`` is the path of the hook's script."""
+    first_line: str = ""
+    """A line it prints before its ``sleep`` and its ``stdout`` (``{"async": true}``)."""
 
 
 def out(obj: Any) -> str:
@@ -80,11 +82,20 @@ class Case:
     """Stream-json input (user messages and control requests) instead of a prompt."""
     plugins: tuple[Plugin, ...] = ()
     """Plugins installed (and so enabled in the user's settings) before the run."""
+    files: dict[str, str] = field(default_factory=dict)
+    """More files (a subagent's definition, ``~/.claude.json``): path and text, with
+    ``{ws}``, ``{home}`` and ``{hooks}`` (the folder of the hooks' scripts) filled in."""
     every_run: bool = False
     """Compare every run of every hook, not only each hook's first."""
     absent: str = ""
     """A text a hook sent that must reach neither the model nor hookd's result (its
     output was no usable answer)."""
+    later: str = ""
+    """A text a background hook answers that the agent gives the model on a later turn
+    (and hookd in the hook's ``hook/asyncResult``)."""
+    hookd_stops: bool = False
+    """hookd stops the background hook at its timeout, where the agent lets it run until
+    the session ends (kept deliberately): hookd's result says ``timedOut``."""
     xfail: str | None = None
 
 
@@ -118,6 +129,41 @@ SUBAGENT_TURNS = (
     {"text": "sub done"},
 )
 """The subagent runs the marker command: the marker says the Agent tool ran."""
+SUBAGENT_CHECKER = (
+    {"tool": "Agent", "input": {"description": "sub", "subagent_type": "checker",
+                                "prompt": "case:{case}-sub run the marker command"}},
+    {"text": "done"},
+    {"text": "done again"},
+)  # fmt: skip
+"""The model starts the subagent ``checker`` (``checker_agent``)."""
+IN_CHECKER: dict[str, Any] = {"turns": SUBAGENT_CHECKER, "subagent_turns": SUBAGENT_TURNS,
+                              "args": ("--allowedTools", "Bash,Agent")}  # fmt: skip
+"""A case whose tool call happens inside the subagent ``checker``."""
+TRUSTED = {"{home}/.claude.json": '{"projects": {"{ws}": {"hasTrustDialogAccepted": true}}}'}
+"""Claude Code's record that the project's trust dialog was accepted."""
+
+
+def checker_agent(
+    event: str, matcher: str | None, script: str, folder: str = "{ws}"
+) -> dict[str, str]:
+    """The subagent ``checker`` (in a file named otherwise: the frontmatter's ``name``
+    counts), with one command hook in its frontmatter running ``{hooks}/<script>``."""
+    group = f"    - matcher: {matcher}\n      hooks:\n" if matcher else "    - hooks:\n"
+    text = (
+        "---\nname: checker\ndescription: Checks things. Use it when asked.\nhooks:\n"
+        f"  {event}:\n{group}        - type: command\n"
+        f'          command: "{{hooks}}/{script}"\n---\nYou check things.\n'
+    )
+    return {f"{folder}/.claude/agents/the-checker.md": text}
+
+
+WAIT_FOR_A = (
+    "touch {ws}/ran; i=0; until [ -e {ws}/../agent/a.done.0 ] || [ $i -ge 600 ]; "
+    "do sleep 0.05; i=$((i+1)); done; sleep 0.3"
+)
+"""The marker command, which then waits (30 s at most) until hook ``a`` has answered in
+the background, so that its answer is in when the agent sends the tool's result."""
+ASYNC = '{"async": true}'
 
 
 CASES = [
@@ -1009,6 +1055,160 @@ CASES = [
         event="SessionStart",
         matcher=None,
     ),
+    # -- background hooks: {"async": true} on the first line, and async in settings -------
+    Case(
+        "async-reply-pre-tool-use",
+        'a PreToolUse hook answers {"async": true} first: the tool runs at once; its later '
+        "deny is ignored, its context reaches the model on a later turn",
+        (
+            Hook(
+                "a",
+                first_line=ASYNC,
+                stdout=pre("deny", "too late", additionalContext="late pre ctx"),
+            ),
+        ),
+        tool_command=WAIT_FOR_A,
+        later="late pre ctx",
+    ),
+    Case(
+        "async-reply-exit2",
+        "after the async line, exit 2 with stderr: nothing blocks, the stderr never reaches "
+        "the model, the systemMessage does",
+        (
+            Hook(
+                "a",
+                first_line=ASYNC,
+                stdout=out({"systemMessage": "late sys msg"}),
+                exit=2,
+                stderr="late stderr",
+            ),
+        ),
+        tool_command=WAIT_FOR_A,
+        later="late sys msg",
+        absent="late stderr",
+    ),
+    Case(
+        "async-reply-other-event-name",
+        "a background answer's hookSpecificOutput for another event still delivers its "
+        "context (a waited-for answer would be void)",
+        (
+            Hook(
+                "a",
+                first_line=ASYNC,
+                stdout=specific("PostToolUse", additionalContext="misnamed ctx"),
+            ),
+        ),
+        tool_command=WAIT_FOR_A,
+        later="misnamed ctx",
+    ),
+    Case(
+        "async-reply-not-boolean",
+        '{"async": "yes"} is no async reply: the hook is waited for and its exit 2 blocks',
+        (Hook("a", first_line='{"async": "yes"}', exit=2, stderr="waited for"),),
+    ),
+    Case(
+        "async-reply-user-prompt-submit",
+        "UserPromptSubmit goes to the background too: the prompt goes on, the context comes "
+        "on a later turn",
+        (
+            Hook(
+                "a",
+                first_line=ASYNC,
+                stdout=specific("UserPromptSubmit", additionalContext="late prompt ctx"),
+            ),
+        ),
+        event="UserPromptSubmit",
+        matcher=None,
+        tool_command=WAIT_FOR_A,
+        later="late prompt ctx",
+    ),
+    Case(
+        "async-reply-past-async-timeout",
+        "the agent enforces no asyncTimeout (it logs it): the answer after it still comes; "
+        "hookd stops the hook then (kept)",
+        (
+            Hook(
+                "a",
+                first_line='{"async": true, "asyncTimeout": 300}',
+                sleep=2,
+                stdout=out({"systemMessage": "after its asyncTimeout"}),
+            ),
+        ),
+        tool_command=WAIT_FOR_A,
+        later="after its asyncTimeout",
+        hookd_stops=True,
+    ),
+    Case(
+        "async-settings-past-timeout",
+        "an async hook in settings runs past its timeout in the agent; hookd stops it (kept)",
+        (
+            Hook(
+                "a",
+                sleep=2,
+                stdout=out({"systemMessage": "async past its timeout"}),
+                fields={"async": True, "timeout": 1},
+            ),
+        ),
+        tool_command=WAIT_FOR_A,
+        later="async past its timeout",
+        hookd_stops=True,
+    ),
+    Case(
+        "async-settings-session-start-plain-text",
+        "an async SessionStart hook's plain stdout is not context (a waited-for one's is)",
+        (Hook("a", stdout="plain async text", fields={"async": True}),),
+        event="SessionStart",
+        matcher=None,
+        tool_command=WAIT_FOR_A,
+        absent="plain async text",
+    ),
+    # -- subagent frontmatter hooks (.claude/agents/*.md) ---------------------------------
+    Case(
+        "subagent-frontmatter-pre-blocks",
+        "a subagent's frontmatter PreToolUse hook runs inside it (agent_type names it) and "
+        "blocks its tool",
+        (Hook("a"), Hook("fm", exit=2, stderr="frontmatter says no", layers=())),
+        **IN_CHECKER,
+        files={**checker_agent("PreToolUse", "Bash", "fm.sh"), **TRUSTED},
+    ),
+    Case(
+        "subagent-frontmatter-untrusted-project",
+        "a project subagent's frontmatter hooks do not run where the project was never "
+        "trusted in Claude Code (~/.claude.json)",
+        (Hook("a"), Hook("fm", exit=2, stderr="frontmatter says no", layers=())),
+        **IN_CHECKER,
+        files=checker_agent("PreToolUse", "Bash", "fm.sh"),
+    ),
+    Case(
+        "subagent-frontmatter-user-agent",
+        "a subagent of the user's (~/.claude/agents) runs its frontmatter hooks, trust or not",
+        (Hook("a"), Hook("fm", exit=2, stderr="user frontmatter says no", layers=())),
+        **IN_CHECKER,
+        files=checker_agent("PreToolUse", "Bash", "fm.sh", folder="{home}"),
+    ),
+    Case(
+        "subagent-frontmatter-stop-is-subagent-stop",
+        "a subagent's frontmatter Stop hook runs on its SubagentStop",
+        (Hook("a"), Hook("fm", stdout=out({"systemMessage": "sub stopped"}), layers=())),
+        event="SubagentStop",
+        matcher=None,
+        **IN_CHECKER,
+        files={**checker_agent("Stop", None, "fm.sh"), **TRUSTED},
+    ),
+    Case(
+        "subagent-frontmatter-not-on-main-thread",
+        "a subagent's frontmatter hook never runs for the main thread's tools",
+        (Hook("a"), Hook("fm", exit=2, stderr="never here", layers=())),
+        files={**checker_agent("PreToolUse", "Bash", "fm.sh"), **TRUSTED},
+    ),
+    Case(
+        "subagent-frontmatter-same-as-settings",
+        "a frontmatter handler that a settings file also declares runs once",
+        (Hook("a"),),
+        **IN_CHECKER,
+        files={**checker_agent("PreToolUse", "Bash", "a.sh"), **TRUSTED},
+        every_run=True,
+    ),
     # -- plugins, installed into the agent from a local marketplace ----------------------
     Case(
         "plugin-hook-blocks",
@@ -1049,6 +1249,19 @@ CASES = [
         "plugin-two-plugins",
         "two plugins' hooks both run; one denies",
         (),
+        plugins=(
+            Plugin("one", (Hook("p1", stdout=pre("allow", additionalContext="one ok")),)),
+            Plugin("two", (Hook("p2", stdout=pre("deny", "two says no")),)),
+        ),
+    ),
+    Case(
+        "plugin-prepend-append-plugins",
+        "prependPlugins / appendPlugins order only plugins' JavaScript hooks modules: the "
+        "agent skips ids with none, and their hooks.json hooks run as before",
+        (Hook("a", stdout=pre("allow", additionalContext="settings ok")),),
+        layer_settings={
+            "user": {"prependPlugins": ["two@hookd-test"], "appendPlugins": ["one@hookd-test"]}
+        },
         plugins=(
             Plugin("one", (Hook("p1", stdout=pre("allow", additionalContext="one ok")),)),
             Plugin("two", (Hook("p2", stdout=pre("deny", "two says no")),)),

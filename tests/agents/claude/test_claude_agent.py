@@ -5,11 +5,12 @@ must be what hookd's result says, and each hook must get the same stdin bytes.""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import sys
+from collections.abc import Iterator
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -17,9 +18,10 @@ import pytest
 import trio
 
 from agents.claude.cases import CASES, Case, Hook
+from agents.harness.ahead import Ahead, jobs
 from hookd.daemon.app import serve
 from hookd.daemon.settings import Settings
-from hookd_testing import RpcClient, wait_until
+from hookd_testing import RpcClient
 from hookd_testing.cases import case_params
 
 HARNESS = Path(__file__).parents[1] / "harness"
@@ -28,7 +30,9 @@ HARNESS = Path(__file__).parents[1] / "harness"
 def _script(hook_out_var: str, name: str, hook: Any) -> str:
     """The hook: it records what it was given (stdin, the ``CLAUDE_PLUGIN_*``
     environment, argv) under a run number taken with an atomic ``mkdir`` (copies of one
-    script may run at once), then answers as the case says; later runs answer nothing."""
+    script may run at once), then answers as the case says (its ``first_line`` before its
+    ``sleep``), and marks that it answered (``<hook>.done.<run>``); later runs answer
+    nothing."""
     out = f'"${hook_out_var}/{name}'
     return (
         "#!/bin/sh\n"
@@ -37,9 +41,11 @@ def _script(hook_out_var: str, name: str, hook: Any) -> str:
         f'printf "%s\\n" "$@" > {out}.args.$n"\n'
         f'cat > {out}.stdin.$n"\n'
         '[ "$n" -gt 0 ] && exit 0\n'  # only the first run answers: no endless Stop loops
+        + (f"printf '%s\\n' {_sh(hook.first_line)}\n" if hook.first_line else "")
         + (f"sleep {hook.sleep}\n" if hook.sleep else "")
         + f"printf '%s' {_sh(hook.stdout)}\n"
         f"printf '%s' {_sh(hook.stderr)} >&2\n"
+        f': > {out}.done.$n"\n'
         f"exit {hook.exit}\n"
     )
 
@@ -59,6 +65,10 @@ def _setup(case: Case, root: Path) -> dict[str, Path]:
         for layer in hook.layers:
             files.setdefault(layer, []).append(_group(case, hook, str(script), places))
     _write_marketplace(case, places)
+    for where, text in case.files.items():
+        path = Path(_fill(where, _places(places)))
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(_fill(text, _places(places)))
     paths = {
         "user": places["home"] / ".claude" / "settings.json",
         "project": places["ws"] / ".claude" / "settings.json",
@@ -75,6 +85,12 @@ def _setup(case: Case, root: Path) -> dict[str, Path]:
             content["hooks"][case.event] = files[layer]
         path.write_text(json.dumps(content, indent=2))
     return places
+
+
+def _places(places: dict[str, Path]) -> dict[str, str]:
+    """What ``{ws}``, ``{home}`` and ``{hooks}`` (the hook scripts' folder) stand for."""
+    return {"{ws}": str(places["ws"]), "{home}": str(places["home"]),
+            "{hooks}": str(places["hooks"])}  # fmt: skip
 
 
 def _write_script(path: Path, hook: Hook, places: dict[str, Path]) -> Path:
@@ -119,16 +135,18 @@ def _write_marketplace(case: Case, places: dict[str, Path]) -> None:
 
 
 async def _install_plugins(case: Case, places: dict[str, Path], claude: str) -> None:
-    """``claude plugin marketplace add`` and ``claude plugin install``, by the real agent
-    (in the loopback-only namespace, with the case's home): the agent writes its own
-    plugin files and enables each plugin in the user's settings."""
+    """``claude plugin install`` (the first with ``--marketplace``, which adds the local
+    marketplace as ``claude plugin marketplace add`` does), by the real agent (in the
+    loopback-only namespace, with the case's home): the agent writes its own plugin files
+    and enables each plugin in the user's settings."""
     from agents.harness.netns import netns_argv
 
     env = {"PATH": os.environ["PATH"], "HOME": str(places["home"]), "LANG": "C.UTF-8",
            "DISABLE_TELEMETRY": "1", "DISABLE_AUTOUPDATER": "1", "DISABLE_ERROR_REPORTING": "1",
            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1"}  # fmt: skip
-    commands = [["plugin", "marketplace", "add", str(places["market"])]]
-    commands += [["plugin", "install", plugin.id] for plugin in case.plugins]
+    first, *more = case.plugins  # the first install adds the marketplace too
+    commands = [["plugin", "install", first.name, "--marketplace", str(places["market"])]]
+    commands += [["plugin", "install", plugin.id] for plugin in more]
     for command in commands:
         done = await trio.run_process(
             netns_argv([claude, *command]), cwd=str(places["ws"]), env=env,
@@ -178,8 +196,14 @@ def _stdin_lines(case: Case) -> list[dict[str, Any]]:
 
 
 async def _run_agent(
-    case: Case, places: dict[str, Path], claude: str, env: dict[str, str] | None = None
+    case: Case,
+    places: dict[str, Path],
+    claude: str,
+    env: dict[str, str] | None = None,
+    daemon: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
+    """Run the agent on the case (``daemon``: a program started first in the agent's
+    network namespace; see ``drive_claude._start_daemon``)."""
     from agents.harness.netns import netns_argv
 
     run = {
@@ -187,7 +211,7 @@ async def _run_agent(
         "prompt": f"case:{case.id} do the task", "turns": _turns(case, places["ws"]),
         "env": {"HOOK_OUT": str(places["agent"]), **(env or {})}, "timeout": 90,
         "args": list(case.args),
-        "stdin_lines": _stdin_lines(case),
+        "stdin_lines": _stdin_lines(case), "daemon": daemon,
     }  # fmt: skip
     (places["run"] / "run.json").write_text(json.dumps(run))
     argv = netns_argv([sys.executable, str(HARNESS / "drive_claude.py"), str(places["run"])])
@@ -249,24 +273,24 @@ async def _fire_hookd(case: Case, places: dict[str, Path], settings: Settings) -
                 payload,
                 env={"HOOK_OUT": str(places["hookd"])},
             )
-            await _background_hooks_started(result, places["hookd"])
+            # Every background hook's result: each has then written what it was given.
+            result["delivered"] = await _async_results(rpc, result)
         finally:
             await rpc.call("shutdown")
             await rpc.aclose()
     return result
 
 
-async def _background_hooks_started(result: dict[str, Any], folder: Path) -> None:
-    """Wait (20 s at most) until each background hook the fire started has written its
-    stdin (hookd ends it with a newline), so that shutting the daemon down does not kill
-    it first."""
-    expected = len(result["hooks"]) + len(result["asyncStarted"])
-
-    def written() -> int:
-        return sum(1 for p in folder.glob("*.stdin.*") if p.read_bytes().endswith(b"\n"))
-
-    with contextlib.suppress(trio.TooSlowError):  # the stdin comparison then says which
-        await wait_until(lambda: written() >= expected, timeout=20)
+async def _async_results(rpc: RpcClient, result: dict[str, Any]) -> list[dict[str, Any]]:
+    """The ``hook/asyncResult`` of every hook the fire sent to the background (30 s at
+    most: a missing one fails the case)."""
+    expected = sum(1 for entry in result["asyncStarted"] if "notStarted" not in entry)
+    with trio.fail_after(30):
+        while sum(1 for n in rpc.notifications if n["method"] == "hook/asyncResult") < expected:
+            message = await rpc.recv()
+            if isinstance(message, dict) and "method" in message:
+                rpc.notifications.append(message)
+    return [n["params"] for n in rpc.notifications if n["method"] == "hook/asyncResult"]
 
 
 def _unseen_payload(case: Case) -> dict[str, Any]:
@@ -338,11 +362,36 @@ def compare(case: Case, agent: dict[str, Any], hookd: dict[str, Any]) -> list[st
         problems += _compare_switch(agent, hookd)
     if hookd["context"]:
         problems += _compare_context(case, agent, hookd["context"])
+    problems += _compare_later(case, agent, hookd["delivered"])
     if case.absent:
         if case.absent in "\n".join(_strings(agent["requests"])):
             problems.append(f"{case.absent!r} reached the model: the case is wrong")
-        if case.absent in json.dumps([hookd["context"], hookd["reason"]]):
+        told = [hookd["context"], hookd["reason"], *_later_texts(hookd["delivered"])]
+        if case.absent in json.dumps(told):
             problems.append(f"{case.absent!r} is in hookd's result; the agent refused it")
+    return problems
+
+
+def _later_texts(delivered: list[dict[str, Any]]) -> list[str]:
+    """The contexts and system messages of hookd's background hooks' results."""
+    return [text for note in delivered for text in (note["context"], note["systemMessage"])
+            if text]  # fmt: skip
+
+
+def _compare_later(case: Case, agent: dict[str, Any], delivered: list[dict[str, Any]]) -> list[str]:
+    """What background hooks answered reached the model on a later turn: every line of
+    hookd's results, and the case's ``later`` text in the agent (and in hookd's results,
+    unless ``hookd_stops`` says hookd killed the hook at its timeout first)."""
+    seen = "\n".join(_strings(agent["requests"]))
+    texts = "\n".join(_later_texts(delivered))
+    problems = [f"hookd's background result line {line!r} never reached the model"
+                for line in texts.splitlines() if line and line not in seen]  # fmt: skip
+    if case.later and case.later not in seen:
+        problems.append(f"{case.later!r} never reached the model: the case is wrong")
+    if case.later and (case.later in texts) == case.hookd_stops:
+        problems.append(f"{case.later!r} in hookd's background results: {case.later in texts}")
+    if case.hookd_stops and not (delivered and all(note["timedOut"] for note in delivered)):
+        problems.append(f"hookd did not stop the background hook at its timeout: {delivered}")
     return problems
 
 
@@ -381,14 +430,41 @@ def _compare_switch(agent: dict[str, Any], hookd: dict[str, Any]) -> list[str]:
     return problems
 
 
+@pytest.fixture(scope="module")
+def ahead(
+    request: pytest.FixtureRequest,
+    claude_bin: str,
+    netns: None,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[Ahead]:
+    """The agent runs of the selected cases, started ahead of their tests, ``jobs()`` at a
+    time (``harness/ahead.py``): the agent side of the next case runs while hookd's side
+    of this one does."""
+    cases = [item.callspec.params["case"] for item in request.session.items
+             if getattr(item, "originalname", "") == "test_claude_agent_and_hookd_agree"]  # fmt: skip
+    base = tmp_path_factory.mktemp("cases")
+    runs = Ahead(partial(_agent_side, claude_bin), cases, lambda case: base / case.id, jobs())
+    yield runs
+    runs.close()
+
+
+def _agent_side(claude: str, case: Case, root: Path) -> dict[str, Any]:
+    """The case's files, plugins and agent run (in a worker thread: its own trio run)."""
+
+    async def run() -> dict[str, Any]:
+        places = _setup(case, root)
+        if case.plugins:
+            await _install_plugins(case, places, claude)
+        return {"places": places, "agent": await _run_agent(case, places, claude)}
+
+    return trio.run(run)
+
+
 @pytest.mark.parametrize("case", case_params(CASES))
-async def test_claude_agent_and_hookd_agree(
-    case: Case, claude_bin: str, netns: None, settings: Settings, tmp_path: Path
-) -> None:
-    places = _setup(case, tmp_path / "case")
-    if case.plugins:
-        await _install_plugins(case, places, claude_bin)
-    agent = await _run_agent(case, places, claude_bin)
+async def test_claude_agent_and_hookd_agree(case: Case, ahead: Ahead, settings: Settings) -> None:
+    _root, running = ahead.take(case)
+    side = await trio.to_thread.run_sync(running.result)
+    places, agent = side["places"], side["agent"]
     hookd = await _fire_hookd(case, places, settings)
 
     # What each hook was given (stdin, the CLAUDE_PLUGIN_* environment, argv), byte for

@@ -81,9 +81,41 @@ class _Answers:
             return self._results()
 
 
+def _start_daemon(run: dict[str, Any]) -> subprocess.Popen[bytes] | None:
+    """``run.json``'s ``daemon`` (``argv``, ``env``, ``log``): a program that must share the
+    agent's namespace (hookd serving its http entry on this namespace's loopback),
+    started first and waited for: ``READY=1`` on an abstract notify socket (systemd's
+    protocol, which ``hookd serve`` speaks; abstract names live in the namespace)."""
+    daemon = run.get("daemon")
+    if not daemon:
+        return None
+    import socket
+
+    name = f"hookd-drive-{os.getpid()}"
+    deadline = time.monotonic() + 30
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as ready:
+        ready.bind("\0" + name)
+        ready.settimeout(0.2)
+        with open(daemon["log"], "ab") as log:
+            started = subprocess.Popen(
+                daemon["argv"], env={**daemon["env"], "NOTIFY_SOCKET": "@" + name},
+                stdin=subprocess.DEVNULL, stdout=log, stderr=log,
+            )  # fmt: skip
+        while time.monotonic() < deadline and started.poll() is None:
+            try:
+                if b"READY=1" in ready.recv(4096):
+                    return started
+            except TimeoutError:
+                continue
+    started.kill()
+    started.wait()
+    raise SystemExit(f"the daemon did not start (see {daemon['log']})")
+
+
 def main(case_dir: Path) -> None:
     run = json.loads((case_dir / "run.json").read_text())
     port = _start_api(case_dir, run)
+    daemon = _start_daemon(run)
     env = {
         "PATH": os.environ["PATH"], "HOME": run["home"], "LANG": "C.UTF-8",
         "ANTHROPIC_BASE_URL": f"http://127.0.0.1:{port}", "ANTHROPIC_API_KEY": "dummy",
@@ -120,6 +152,9 @@ def main(case_dir: Path) -> None:
             agent.kill()
             code = agent.wait()
         answers.drained(10)
+    if daemon is not None:
+        daemon.terminate()  # SIGTERM: hookd answers what is in flight and stops
+        daemon.wait(30)
     observation = {"exit": code, "seconds": round(time.monotonic() - started, 2)}
     (case_dir / "observation.json").write_text(json.dumps(observation))
 

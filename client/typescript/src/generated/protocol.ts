@@ -367,6 +367,28 @@ export interface Status {
   };
   /** Workspace roots forgotten so far because no fire named them for forget_roots_after_s, or to stay within max_roots (a later fire adds a root back). */
   rootsForgotten?: number;
+  /** Warm Python interpreters: enabled (warm_python), hits (hooks started warm), fallbacks (why other Python hooks started fresh, with counts) and interpreters (pid, interpreter, flags, ready, unusable, hits, running, rssKiB). */
+  warmPython?: {
+    enabled?: boolean;
+    hits?: number;
+    fallbacks?: { [key: string]: number };
+    interpreters?: JsonObject[];
+  } | null;
+  /** Claude Code's http hook entry (http_entry in hookd's config); null when it is off. */
+  httpEntry?: {
+    /** What the entries POST to: http://127.0.0.1:<http_port>/hookd-relay. */
+    url: string;
+    /** The 0600 file holding the passcode the agent sends (as HOOKD_HTTP_PASSCODE). */
+    passcodeFile: string;
+    /** Connections open now. */
+    open: number;
+    /** Events answered since the daemon started. */
+    served: number;
+    /** Events whose client hung up before the answer (their fires cancelled, hooks killed). */
+    abandoned: number;
+    /** Requests refused, by HTTP status (401 no or wrong passcode, 403 another user, a foreign Host or a browser, ...). */
+    refused: { [key: string]: number };
+  } | null;
 }
 
 /** Every workspace root the daemon knows after the call. */
@@ -397,6 +419,8 @@ export interface AsyncStarted {
   layer: string;
   command: string;
   sessionId: string | null;
+  /** Set for a hook that sent itself to the background while the fire waited for it (Claude's `{"async": true}` first line): its entry in `hooks`. */
+  index?: number;
 }
 
 /** A finished background hook: what it tells the agent. Decision fields have no effect (the action already happened). */

@@ -36,7 +36,10 @@ from .registry.registry import Registry
 from .registry.watcher import Watcher
 from .runner.background import BackgroundHooks
 from .runner.custody import Custody
+from .runner.warm.pool import WarmPool
 from .server.connection import Connection
+from .server.http_entry import HttpEntry
+from .server.http_passcode import PASSCODE_ENV, load_or_create, passcode_path
 from .server.limits import ClientLimits
 from .server.listener import BoundSocket, bind_unix
 from .server.methods import METHODS
@@ -84,7 +87,11 @@ class Daemon:
         self.connections: set[Connection] = set()
         self.limits = ClientLimits.from_settings(settings)
         self.base_env = {**os.environ, "HOOKD_SOCKET": settings.socket_path}
+        self.base_env.pop(PASSCODE_ENV, None)  # the http entry's passcode is not the hooks'
+        self.http_entry: HttpEntry | None = None
+        """Claude Code's http hook entry, when ``http_entry`` is on."""
         self.custody = Custody(settings.max_hook_processes, leftovers=settings.leftover_processes)
+        self.custody.warm = WarmPool(settings, self.custody)
         self.background = BackgroundHooks(settings, self.base_env, self.custody)
         self.shutdown_requested = trio.Event()
         self.stopped = trio.Event()
@@ -135,8 +142,10 @@ class Daemon:
             "watcher": self.watcher.view(),
             "hookStats": self.stats.hook_views(),
             "processes": self.custody.view(),
+            "warmPython": self.custody.warm.view() if self.custody.warm else None,
             "trust": self.trust.view(),
             "audit": self.audit.view(),
+            "httpEntry": self.http_entry.view() if self.http_entry is not None else None,
             "asyncHooks": {
                 "running": self.background.running,
                 "finished": self.background.finished,
@@ -183,8 +192,15 @@ async def serve(
             )
             await nursery.start(daemon.watcher.run)
             await nursery.start(daemon.background.run)
+            if daemon.custody.warm is not None:
+                await nursery.start(daemon.custody.warm.run)
             nursery.start_soon(daemon.forget_idle_roots)
             connections = await nursery.start(_accept, bound, daemon)
+            if settings.http_entry:
+                daemon.http_entry = HttpEntry(
+                    daemon, load_or_create(settings.state_dir), passcode_path(settings.state_dir)
+                )
+                await nursery.start(daemon.http_entry.run)
             task_status.started(daemon)
             _sd_notify("READY=1")
             await daemon.shutdown_requested.wait()
@@ -257,6 +273,8 @@ async def _stop(daemon: Daemon, bound: BoundSocket, connections: trio.Nursery) -
         connection.cancel_all()
     with trio.move_on_after(SHUTDOWN_GRACE_S):
         async with trio.open_nursery() as waiting:
+            if daemon.http_entry is not None:
+                waiting.start_soon(daemon.http_entry.stop, SHUTDOWN_GRACE_S)
             for connection in list(daemon.connections):
                 waiting.start_soon(connection.wait_idle)  # answers written, or client stuck
     connections.cancel_scope.cancel()

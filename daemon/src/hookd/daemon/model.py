@@ -8,7 +8,7 @@ to know what it builds or runs.
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -55,6 +55,9 @@ class HookSpec:
     """Private to the dialect that made the spec: no other layer reads it."""
     background: bool = False
     """Runs in the background: the fire starts it and does not wait (Claude's ``async``)."""
+    may_detach: bool = False
+    """May send itself to the background while it runs (Claude's ``{"async": true}`` first
+    line): the fire waits for it until it finishes or does that (``Launch.async_reply``)."""
     order: int = 0
     refused: str | None = None
     """Why hookd will not run it (``untrusted: ...``, ``refused: ...`` or ``denied: ...``,
@@ -208,6 +211,9 @@ class Launch:
     stdin: bytes
     cwd: str | None
     env: Mapping[str, str]
+    async_reply: Callable[[bytes], float | None] | None = None
+    """Reads the first line of stdout: a number (seconds) when the hook asks to go on in
+    the background with that timeout, else None (``HookSpec.may_detach``)."""
 
 
 @dataclass(frozen=True, slots=True)

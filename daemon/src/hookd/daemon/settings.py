@@ -112,6 +112,28 @@ class Settings:
     """Past this size the audit file is rotated (``audit.jsonl.1`` is the newest old one)."""
     audit_keep: int = 3
     """Rotated audit files kept."""
+    warm_python: bool = True
+    """Run Python hooks (``python3 x.py``, Python shebang scripts) in a child forked
+    from a warm interpreter of the same Python, options and start-up environment, where
+    that is exactly what a fresh run would be; otherwise, and when false, they start
+    fresh. ``status`` counts warm starts and why others were not."""
+    warm_python_exclude: tuple[str, ...] = ()
+    """Glob patterns of hook scripts (absolute paths) that always start fresh."""
+    warm_idle_s: float = 300.0
+    """A warm interpreter no hook used for this long exits."""
+    warm_max_rss_mib: int = 256
+    """A warm interpreter whose resident memory passes this is replaced."""
+    warm_max_interpreters: int = 8
+    """Warm interpreters at once; past it the least recently used idle one goes."""
+    http_entry: bool = False
+    """Serve Claude Code's ``http`` hook entry on ``127.0.0.1:http_port`` (``hookd relay
+    install --agent claude --http`` writes the entries). Off by default: a TCP port can be
+    reached by every local user and every web page, a Unix socket in a private folder
+    cannot; each request must carry the passcode (``<state_dir>/http-passcode``)."""
+    http_port: int = 4665
+    """The http entry's port on 127.0.0.1 ("HOOK" on a phone keypad). The entries name it
+    in their URL: after changing it, run ``hookd relay install --agent claude --http``
+    again."""
     log_level: str = "info"
     log_json: bool | None = None
     """None: JSON lines unless stderr is a terminal."""
@@ -170,6 +192,8 @@ def _read_config(path: Path) -> dict[str, Any]:
         )
     if "disabled_dialects" in data:
         data["disabled_dialects"] = frozenset(data["disabled_dialects"])
+    if isinstance(data.get("warm_python_exclude"), list):
+        data["warm_python_exclude"] = tuple(data["warm_python_exclude"])
     if isinstance(data.get("state_dir"), str):
         data["state_dir"] = os.path.expanduser(data["state_dir"])
         if not os.path.isabs(data["state_dir"]):
@@ -194,10 +218,13 @@ def _read_config(path: Path) -> dict[str, Any]:
     if isinstance(data.get("max_hook_processes"), int) and data["max_hook_processes"] < 1:
         raise ConfigError(f"hookd config {path}: max_hook_processes must be at least 1")
     for name in ("max_connections", "max_unsent_bytes_per_connection",
-                 "max_unsent_bytes_total", "max_roots", "max_message_bytes"):  # fmt: skip
+                 "max_unsent_bytes_total", "max_roots", "max_message_bytes",
+                 "warm_max_rss_mib", "warm_max_interpreters"):  # fmt: skip
         if isinstance(data.get(name), int) and data[name] < 1:
             raise ConfigError(f"hookd config {path}: {name} must be at least 1")
-    for name in ("message_timeout_s", "forget_roots_after_s"):
+    if isinstance(data.get("http_port"), int) and not 1 <= data["http_port"] <= 65535:
+        raise ConfigError(f"hookd config {path}: http_port must be a TCP port, 1 to 65535")
+    for name in ("message_timeout_s", "forget_roots_after_s", "warm_idle_s"):
         if isinstance(data.get(name), int | float) and data[name] < 0:
             raise ConfigError(f"hookd config {path}: {name} must not be negative")
     for name, value in data.items():

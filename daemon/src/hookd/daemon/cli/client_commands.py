@@ -131,6 +131,8 @@ def render_status(status: dict[str, Any]) -> str:
         dropped = f", {audit['dropped']} dropped ({audit['lastError']})" if audit["dropped"] else ""
         written = f"{audit['written']} records{dropped}"
         lines.append(f"audit      {audit['path']} ({written}; hookd logs)")
+    http = status.get("httpEntry")
+    lines.append(_http_entry_line(http) if http else "http entry off (http_entry in the config)")
     for fire in status["inFlight"]:
         lines.append(
             f"in flight  #{fire['id']} {fire['agent']} {fire['event']} "
@@ -150,6 +152,15 @@ def render_status(status: dict[str, Any]) -> str:
                 + (f"  ({hook['command']})" if hook["command"] != hook["source"] else "")
             )
     return "\n".join(lines)
+
+
+def _http_entry_line(http: dict[str, Any]) -> str:
+    refused = ", ".join(f"{n}x {status}" for status, n in http["refused"].items())
+    return (
+        f"http entry {http['url']}: {http['served']} served, {http['abandoned']} abandoned"
+        + (f", refused {refused}" if refused else "")
+        + f"; passcode {http['passcodeFile']}"
+    )
 
 
 def _ms(value: float | None) -> str:

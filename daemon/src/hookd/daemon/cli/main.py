@@ -4,7 +4,8 @@ Only ``serve`` imports trio; every other subcommand talks to the running daemon 
 ``hookd.client`` (standard library only), so ``hookd status`` starts in tens of ms.
 
 Exit codes: 0 success (for ``fire``: proceed), 1 an error the user can fix (the message
-says how), 3 an unexpected error (a bug: please report it), 130 interrupted; ``fire``
+says how), 3 an unexpected error (a bug: please report it), 130 interrupted, 141 the
+reader of stdout went away (``hookd status | head``, as a shell reports SIGPIPE); ``fire``
 also exits 2 (block), 4 (ask), 5 (stop) or 6 (proceed, then stop) by the result's
 ``action``.
 """
@@ -19,6 +20,7 @@ from typing import Any
 from hookd.protocol import AGENTS
 
 EXIT_OK, EXIT_ERROR, EXIT_BLOCKED, EXIT_BUG, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+EXIT_BROKEN_PIPE = 141
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -164,7 +166,27 @@ def _add_relay_commands(commands: Any) -> None:
         ("install", "write the relay entries for what is adopted"),
         ("uninstall", "remove the relay entries"),
     ):
-        _relay_arguments(actions.add_parser(name, help=summary, description=_RELAY_HELP))
+        action = actions.add_parser(name, help=summary, description=_RELAY_HELP)
+        _relay_arguments(action)
+        if name == "install":
+            _http_arguments(action)
+
+
+def _http_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--http", action="store_true",
+        help="Claude Code http hook entries instead of commands: no process per event; "
+        "the daemon serves them with http_entry = true, the agent sends the passcode from "
+        "$HOOKD_HTTP_PASSCODE (README: \"Claude Code's http entry\")",
+    )  # fmt: skip
+    parser.add_argument(
+        "--on-error", choices=("continue", "block"), default="continue",
+        help="with --http: when hookd cannot be reached or refuses, the action goes on "
+        "(continue, as for a failing hook) or is blocked (block: onFailure in the entry)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--config", metavar="FILE", help="hookd config file (TOML): its http_port is the URL's"
+    )
 
 
 def _relay_arguments(parser: argparse.ArgumentParser) -> None:
@@ -191,6 +213,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _run(args)
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        return _reader_went_away()
     except Exception as exc:  # noqa: BLE001 - the user-facing error boundary
         return _report(exc)
 
@@ -223,6 +247,17 @@ def _run(args: argparse.Namespace) -> int:
         "shutdown": client_commands.run_shutdown,
     }[args.command]
     return handler(args)
+
+
+def _reader_went_away() -> int:
+    """Whoever read stdout stopped (``hookd logs | head``): not a bug, nothing to say.
+    stdout now points at /dev/null, so the interpreter's last flush cannot fail again."""
+    import os
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return EXIT_BROKEN_PIPE
 
 
 def _report(exc: Exception) -> int:

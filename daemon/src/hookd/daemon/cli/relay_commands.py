@@ -33,6 +33,8 @@ from typing import Any
 from ..dialects.claude import dialect as claude
 from ..dialects.claude import rules
 from ..errors import UserError
+from ..settings import load_settings
+from . import relay_http
 
 RELAY_COMMAND = "hookd-relay claude"
 RELAY_MARGIN_S = 10.0
@@ -53,9 +55,15 @@ def run(args: argparse.Namespace) -> int:
     project = os.path.abspath(args.project or os.getcwd())
     agent_file, owned_file = paths(home, args.scope, project)
     action = getattr(args, "relay_action", None) or args.command
-    plan = {
-        "adopt": adopt, "unadopt": unadopt, "install": install, "uninstall": uninstall,
-    }[action](agent_file, owned_file)  # fmt: skip
+    if action == "install" and getattr(args, "http", False):
+        plan = install_http(agent_file, owned_file, args)
+    elif getattr(args, "on_error", "continue") != "continue":
+        raise UserError("--on-error is for --http entries; the command relay reads "
+                        "HOOKD_RELAY_ON_ERROR=block from the agent's environment")  # fmt: skip
+    else:
+        plan = {
+            "adopt": adopt, "unadopt": unadopt, "install": install, "uninstall": uninstall,
+        }[action](agent_file, owned_file)  # fmt: skip
     for note in plan.notes:
         print(f"hookd: {note}")
     changed = {path: texts for path, texts in plan.writes.items() if _differ(*texts)}
@@ -106,7 +114,10 @@ def adopt(agent_file: str, owned_file: str) -> Plan:
     if moved and os.sep + ".hookd" + os.sep in owned_file:
         notes.append("the project's hooks now live in the workspace's .hookd folder: run "
                      "'hookd allow' there so that hookd runs them")  # fmt: skip
+    http = relay_http.installed(agent)
     _relay_entries(agent, owned)
+    if http is not None:  # the http entries stay http entries
+        notes += relay_http.to_http(agent, *http, _command_entry, _is_command_entry)
     return Plan({owned_file: (owned_text, _dump(owned)), agent_file: (agent_text, _dump(agent))},
                 notes)  # fmt: skip
 
@@ -136,6 +147,28 @@ def install(agent_file: str, owned_file: str) -> Plan:
     note = (f"relaying {', '.join(events)}" if events
             else f"nothing is adopted in {owned_file}: run 'hookd adopt' first")  # fmt: skip
     return Plan({agent_file: (agent_text, _dump(agent))}, [note])
+
+
+def install_http(agent_file: str, owned_file: str, args: argparse.Namespace) -> Plan:
+    """``install --http``: the relay entries as Claude Code http hook entries, which reach
+    the daemon's http entry with no process per event (``relay_http``)."""
+    settings = load_settings(args.config)
+    plan = install(agent_file, owned_file)
+    agent = json.loads(plan.writes[agent_file][1])
+    if _hooks(_read(owned_file)[0], owned_file):
+        plan.notes += relay_http.to_http(agent, settings.http_port, args.on_error,
+                                         _command_entry, _is_command_entry)  # fmt: skip
+        plan.notes += relay_http.readiness(settings, args.config, dry_run=args.dry_run)
+    plan.writes[agent_file] = (plan.writes[agent_file][0], _dump(agent))
+    return plan
+
+
+def _is_command_entry(handler: Any) -> bool:
+    return _not_adoptable(handler) == "" and handler.get("type") == "command"
+
+
+def _command_entry(timeout: float) -> dict[str, Any]:
+    return {"type": "command", "command": RELAY_COMMAND, "timeout": timeout}
 
 
 def uninstall(agent_file: str, owned_file: str) -> Plan:
@@ -173,6 +206,8 @@ def _not_adoptable(handler: Any) -> str | None:
     if handler.get("type") == "command" and claude.RELAY_COMMAND.search(
         str(handler.get("command", ""))
     ):
+        return ""
+    if relay_http.is_entry(handler):
         return ""
     if handler.get("type") != "command":
         return f"a {handler.get('type')!r} handler needs the agent itself"

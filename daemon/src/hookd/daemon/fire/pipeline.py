@@ -99,6 +99,7 @@ async def fire(
                 warnings.append(f"{spec.source}: async hook {spec.command!r} was not started: "
                                 f"{began['notStarted']}")  # fmt: skip
     specs = [s for s in specs if not s.background]
+    attached = background.attached(request, module, ports.deliver) if background else None
     stats = services.stats
     entry = stats.begin(request.dialect, request.event, request.roots)
     entry.hooks_total = len(specs)
@@ -117,8 +118,10 @@ async def fire(
             progress=progress,
             ask_client=ports.ask_client,
             custody=services.custody,
+            detacher=attached,
         )
         finished = True
+        started_async += attached.started if attached is not None else []
         # Taken only now: a fire that is cancelled or fails leaves them for the next one.
         async_results = background.take(request) if background is not None else []
     finally:

@@ -6,6 +6,13 @@ the agent is delivered twice over, so it is never lost: at once as a ``hook/asyn
 notification to the connection that fired it (if still open), and in the
 ``asyncResults`` of the next fire of the same agent session. Each result has an ``id`` so
 an agent that sees both can drop the second.
+
+A hook may also send itself here while it runs (Claude's ``{"async": true}`` first line,
+``HookSpec.may_detach``). Such a hook runs in the background nursery from its start (a
+trio task cannot change nurseries), and the fire waits on a ``_Handoff``: it gets the
+hook's outcome when the hook finishes first, or a placeholder when it goes to the
+background (its timeout is then the one it asked for); a fire cancelled first kills it
+and waits for that, so nothing it started outlives it.
 """
 
 from __future__ import annotations
@@ -20,10 +27,11 @@ import structlog
 import trio
 
 from ..dialects.base import DialectModule
-from ..model import FireRequest, HookReport, HookSpec
+from ..model import FireRequest, HookReport, HookSpec, ProcessOutcome, Verdict
 from ..settings import Settings
 from .custody import Custody
-from .runner import limits_for, run_hook
+from .process import ProcessLimits
+from .runner import limits_for, never_ran_verdict, run_hook
 
 log = structlog.get_logger("hookd.background")
 
@@ -72,7 +80,26 @@ class BackgroundHooks:
         deliver: Deliver | None,
     ) -> dict[str, Any]:
         """Start ``spec`` in the background; the entry describing it in the fire result."""
-        entry = {
+        if self._nursery is None:
+            raise RuntimeError("background hooks are not running (BackgroundHooks.run)")
+        entry = self._entry(request, spec)
+        refused = self._refusal(request)
+        if refused is not None:
+            entry["notStarted"] = refused
+            return entry
+        self._count(request, +1)
+        self._nursery.start_soon(self._run_one, request, spec, module, deliver, entry)
+        return entry
+
+    def attached(
+        self, request: FireRequest, module: DialectModule, deliver: Deliver | None
+    ) -> Attached:
+        """The runner of ``request``'s hooks that may go to the background while they run
+        (``runner.Detacher``)."""
+        return Attached(self, request, module, deliver)
+
+    def _entry(self, request: FireRequest, spec: HookSpec) -> dict[str, Any]:
+        return {
             "id": f"async-{next(self._ids)}",
             "dialect": spec.dialect.value,
             "event": request.event,
@@ -81,21 +108,23 @@ class BackgroundHooks:
             "command": spec.command,
             "sessionId": request.session_id,
         }
-        if self._nursery is None:
-            raise RuntimeError("background hooks are not running (BackgroundHooks.run)")
-        session = (request.dialect.value, request.session_id or "")  # as _waiting is keyed
+
+    def _refusal(self, request: FireRequest) -> str | None:
+        """Why one more background hook of this session may not run now, or None."""
         if self.running >= MAX_RUNNING:
-            entry["notStarted"] = f"{MAX_RUNNING} background hooks are already running"
-            return entry
-        if self._by_session.get(session, 0) >= MAX_RUNNING_PER_SESSION:
-            entry["notStarted"] = (
-                f"{MAX_RUNNING_PER_SESSION} background hooks of this session are already running"
-            )
-            return entry
-        self.running += 1
-        self._by_session[session] = self._by_session.get(session, 0) + 1
-        self._nursery.start_soon(self._run_one, request, spec, module, deliver, entry)
-        return entry
+            return f"{MAX_RUNNING} background hooks are already running"
+        if self._by_session.get(_session(request), 0) >= MAX_RUNNING_PER_SESSION:
+            return f"{MAX_RUNNING_PER_SESSION} background hooks of this session are already running"
+        return None
+
+    def _count(self, request: FireRequest, step: int) -> None:
+        self.running += step
+        session = _session(request)
+        left = self._by_session.get(session, 0) + step
+        if left > 0:
+            self._by_session[session] = left
+        else:
+            self._by_session.pop(session, None)
 
     async def _run_one(
         self,
@@ -106,7 +135,6 @@ class BackgroundHooks:
         entry: dict[str, Any],
     ) -> None:
         started = time.perf_counter()
-        session = (request.dialect.value, request.session_id or "")  # as _waiting is keyed
         try:
             limits = limits_for(self.settings, spec.timeout_s)
             outcome, verdict = await run_hook(
@@ -114,28 +142,110 @@ class BackgroundHooks:
                 custody=self.custody, never_ran=self.settings.never_ran,
             )  # fmt: skip
             report = HookReport(spec=spec, index=0, outcome=outcome, verdict=verdict)
-            result = {
-                **entry,
-                "exitCode": outcome.exit_code,
-                "timedOut": outcome.timed_out,
-                "durationMs": round((time.perf_counter() - started) * 1000, 3),
-                "error": verdict.error,
-                **_summary(module, report, request),
-            }
-            self.finished += 1
-            log.info("async_hook_finished", source=spec.source, exit_code=outcome.exit_code)
-            self._keep(request, result)
-            if deliver is not None:
-                deliver(result)
+            self._finished(request, module, deliver, entry, report, started)
         except Exception:  # a bug here must not take the daemon's nursery down
             log.exception("async_hook_failed", source=spec.source)
         finally:
-            self.running -= 1
-            left = self._by_session.get(session, 1) - 1
-            if left > 0:
-                self._by_session[session] = left
+            self._count(request, -1)
+
+    def _finished(
+        self,
+        request: FireRequest,
+        module: DialectModule,
+        deliver: Deliver | None,
+        entry: dict[str, Any],
+        report: HookReport,
+        started: float,
+    ) -> None:
+        """Keep and deliver the result of a background hook that finished."""
+        outcome = report.outcome
+        result = {
+            **entry,
+            "exitCode": outcome.exit_code,
+            "timedOut": outcome.timed_out,
+            "durationMs": round((time.perf_counter() - started) * 1000, 3),
+            "error": report.verdict.error,
+            **_summary(module, report, request),
+        }
+        self.finished += 1
+        log.info("async_hook_finished", source=report.spec.source, exit_code=outcome.exit_code)
+        self._keep(request, result)
+        if deliver is not None:
+            deliver(result)
+
+    async def run_attached(
+        self, fire: Attached, spec: HookSpec, index: int, limits: ProcessLimits
+    ) -> tuple[ProcessOutcome, Verdict]:
+        """Run hook ``index`` of ``fire`` in the background nursery, and wait until it
+        finishes or goes to the background."""
+        if self._nursery is None:
+            raise RuntimeError("background hooks are not running (BackgroundHooks.run)")
+        handoff = _Handoff()
+        self._nursery.start_soon(self._attached_task, fire, handoff, spec, index, limits)
+        try:
+            await handoff.settled.wait()
+        finally:
+            if not handoff.settled.is_set():  # the fire was cancelled: the hook goes with it
+                handoff.scope.cancel()
+                with trio.CancelScope(shield=True):
+                    await handoff.ended.wait()
+        return handoff.result
+
+    async def _attached_task(
+        self,
+        fire: Attached,
+        handoff: _Handoff,
+        spec: HookSpec,
+        index: int,
+        limits: ProcessLimits,
+    ) -> None:
+        request, module = fire.request, fire.module
+        started = time.perf_counter()
+        entry: dict[str, Any] | None = None
+
+        def gone(asked_s: float) -> float:
+            """The hook asked to go to the background: the fire goes on without it."""
+            nonlocal entry
+            if handoff.scope.cancel_called:
+                return asked_s  # the fire was cancelled first: it is being killed anyway
+            entry = {**self._entry(request, spec), "index": index}
+            refused = self._refusal(request)
+            error = None
+            if refused is None:
+                self._count(request, +1)
             else:
-                self._by_session.pop(session, None)
+                entry["notStarted"] = refused
+                error = f"it went to the background, where hookd stopped it: {refused}"
+            fire.started.append(entry)
+            line = ProcessOutcome(None, b"", b"", _ms_since(started))
+            handoff.settle((line, Verdict(error=error)))
+            return asked_s if refused is None else 0.0
+
+        try:
+            with handoff.scope:
+                outcome, verdict = await run_hook(
+                    module, spec, request, self.base_env, limits,
+                    custody=self.custody, never_ran=self.settings.never_ran, gone=gone,
+                )  # fmt: skip
+                if entry is None:
+                    handoff.settle((outcome, verdict))
+                elif "notStarted" not in entry:
+                    report = HookReport(spec=spec, index=index, outcome=outcome, verdict=verdict)
+                    self._finished(request, module, fire.deliver, entry, report, started)
+        except Exception:  # a bug here must not take the daemon's nursery down
+            log.exception("async_hook_failed", source=spec.source)
+        finally:
+            if entry is not None and "notStarted" not in entry:
+                self._count(request, -1)
+            if not handoff.settled.is_set():  # hookd is stopping (or failed): never "allowed"
+                stopped = ProcessOutcome(
+                    None, b"", b"", _ms_since(started), cancelled=True,
+                    spawn_error="hookd stopped before the hook finished", never_ran=True,
+                )  # fmt: skip
+                never_ran = self.settings.never_ran
+                verdict = never_ran_verdict(module, spec, request, stopped, never_ran)
+                handoff.settle((stopped, verdict))
+            handoff.ended.set()
 
     def _keep(self, request: FireRequest, result: dict[str, Any]) -> None:
         session = request.session_id
@@ -175,3 +285,51 @@ def _summary(module: DialectModule, report: HookReport, request: FireRequest) ->
     except Exception as exc:
         log.exception("async_result_failed", source=report.spec.source)
         return {"error": f"internal error reading its output: {exc!r}"}
+
+
+class Attached:
+    """The hooks of one fire that may go to the background while they run
+    (``runner.Detacher``); ``started`` lists those that went, for ``asyncStarted``."""
+
+    def __init__(
+        self,
+        hooks: BackgroundHooks,
+        request: FireRequest,
+        module: DialectModule,
+        deliver: Deliver | None,
+    ) -> None:
+        self.hooks = hooks
+        self.request = request
+        self.module = module
+        self.deliver = deliver
+        self.started: list[dict[str, Any]] = []
+
+    async def run(
+        self, spec: HookSpec, index: int, limits: ProcessLimits
+    ) -> tuple[ProcessOutcome, Verdict]:
+        return await self.hooks.run_attached(self, spec, index, limits)
+
+
+class _Handoff:
+    """Between a fire and a hook that runs in the background nursery: ``settled`` once the
+    hook finished or went to the background (``result`` then holds what the fire
+    reports), ``ended`` once its task is over; ``scope`` lets the fire kill it."""
+
+    def __init__(self) -> None:
+        self.settled = trio.Event()
+        self.ended = trio.Event()
+        self.scope = trio.CancelScope()
+        self.result = (ProcessOutcome(None, b"", b"", 0.0), Verdict())
+
+    def settle(self, result: tuple[ProcessOutcome, Verdict]) -> None:
+        if not self.settled.is_set():
+            self.result = result
+            self.settled.set()
+
+
+def _session(request: FireRequest) -> tuple[str, str]:
+    return (request.dialect.value, request.session_id or "")  # as _waiting is keyed
+
+
+def _ms_since(started: float) -> float:
+    return round((time.perf_counter() - started) * 1000, 3)

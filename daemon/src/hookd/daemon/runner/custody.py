@@ -39,11 +39,15 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import structlog
 import trio
 
-from ..procfs import children, environment_value, is_zombie
+from ..procfs import children, environment_value, is_zombie, parent_of
+
+if TYPE_CHECKING:
+    from .warm.pool import WarmPool
 
 log = structlog.get_logger("hookd.custody")
 
@@ -85,6 +89,11 @@ class Custody:
         self._sweep_again = False
         self.hook_nofile: tuple[int, int] | None = None
         """The file-descriptor limit hooks get when the daemon raised its own."""
+        self.warm: WarmPool | None = None
+        """Warm Python interpreters (``warm/``), when the daemon runs them."""
+        self._held: dict[str, int | None] = {}
+        """Warm interpreters' markers (their ``HOOKD_HOOK_ID``) -> their pids. A warm
+        hook's ``/proc/PID/environ`` is its zygote's, so it carries the marker."""
 
     # lifecycle ----------------------------------------------------------------------
     async def run(
@@ -192,6 +201,31 @@ class Custody:
         finally:
             self._starting.discard(hook_id)
 
+    def hold(self, marker: str) -> None:
+        """A warm interpreter marked ``marker`` is starting: the sweep leaves it alone."""
+        self._held[marker] = None
+
+    def held_by(self, marker: str, pid: int) -> None:
+        self._held[marker] = pid
+
+    def unhold(self, marker: str) -> None:
+        self._held.pop(marker, None)
+
+    def resolve(self, pid: int, hook_id: str | None) -> str | None:
+        """The hook a process runs under: ``hook_id`` from its environment, unless that is
+        a warm interpreter's marker (a warm hook, or what it forked without exec): then
+        the hook whose leader it descends from."""
+        if hook_id not in self._held:
+            return hook_id
+        for _step in range(64):
+            if pid in self._live:
+                return self._live[pid]
+            parent = parent_of(pid)
+            if parent is None or parent <= 1:
+                return None
+            pid = parent
+        return None
+
     def adopt(self, pid: int, hook_id: str, timeout_s: float) -> None:
         """A hook's leader started (its pid is its process group); what it leaves
         behind may live until ``timeout_s`` from now."""
@@ -260,12 +294,19 @@ class Custody:
                 continue  # not a hook's: never ours to touch
             if hook_id in live_ids:
                 continue  # a running hook's helper: dealt with when that hook ends
+            if hook_id in self._held and not everything and self._warm_kept(hook_id, pid):
+                continue
             killed += _kill_tree(pid)
             self._to_reap.add(pid)
         if killed:
             self.escapees_killed += killed
             log.info("escapees_killed", processes=killed)
         return killed
+
+    def _warm_kept(self, marker: str, pid: int) -> bool:
+        """A warm interpreter itself, or a process a warm hook forked without exec (it
+        carries the interpreter's marker) still in a running hook's process group."""
+        return self._held[marker] in (None, pid) or _group_of(pid) in self.leaders()
 
     def _reap(self) -> None:
         for pid in list(self._to_reap):
@@ -285,6 +326,13 @@ class Custody:
         except OSError as exc:
             log.warning("watchdog_lost", error=str(exc))
             self._watchdog = None
+
+
+def _group_of(pid: int) -> int | None:
+    try:
+        return os.getpgid(pid)
+    except OSError:
+        return None
 
 
 def _group_alive(pgid: int) -> bool:

@@ -7,11 +7,18 @@ Shared by both ways hookd supervises a hook process (``supervise.py`` on Linux,
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+
+import trio
 
 from ..model import ProcessOutcome
 
 READ_CHUNK = 65536
+FIRST_LINE_MAX = 1024 * 1024
+FirstLine = Callable[[bytes], float | None]
+"""Told the first line of a hook's stdout once it holds a ``}``; a number is the hook's
+new timeout in seconds, counted from then (it went to the background), None keeps it."""
 
 
 @dataclass(frozen=True)
@@ -58,6 +65,31 @@ class CappedBuffer:
 
     def value(self) -> bytes:
         return b"".join(self.chunks)
+
+
+class FirstLineWatch:
+    """Hands the first line of stdout to a ``FirstLine`` watcher once, as soon as it
+    holds a ``}`` (Claude Code's rule); a line that ends without one, or runs past
+    ``FIRST_LINE_MAX`` bytes, is never handed on."""
+
+    def __init__(self, watcher: FirstLine, deadline: trio.CancelScope) -> None:
+        self.watcher = watcher
+        self.deadline = deadline
+        self.head = b""
+        self.checked = False
+
+    def add(self, chunk: bytes | bytearray) -> None:
+        if self.checked:
+            return
+        self.head += chunk
+        line, newline, _ = self.head.partition(b"\n")
+        if b"}" not in line:
+            self.checked = bool(newline) or len(line) > FIRST_LINE_MAX
+            return
+        self.checked = True
+        timeout = self.watcher(bytes(line))
+        if timeout is not None:
+            self.deadline.deadline = trio.current_time() + timeout
 
 
 def output_buffers(limits: ProcessLimits) -> tuple[CappedBuffer, CappedBuffer]:

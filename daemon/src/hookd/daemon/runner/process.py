@@ -15,7 +15,9 @@ The rules every runner we studied breaks somewhere:
   cancellation cannot leave processes behind;
 * under a ``Custody`` (the daemon's), the process waits for a slot in a fair queue, is
   marked with its hook id, what it leaves in its group is killed when it exits, and
-  escapees that left the group are swept (``custody.py``).
+  escapees that left the group are swept (``custody.py``);
+* a ``first_line`` watcher sees the first line of stdout as soon as it holds a ``}``
+  (Claude's ``{"async": true}`` reply) and may give the hook a new timeout from then on.
 
 A hook hookd could not start because of its own limits (out of file descriptors,
 processes or memory; no process slot before the timeout) is ``never_ran``: the fire
@@ -33,16 +35,20 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-import trio
-
 from ..model import ProcessOutcome
 from .custody import HOOK_ID_ENV, Custody, QueueTimeout
-from .output import ProcessLimits, ms_since
-from .process_trio import open_hook_process, supervise_trio
+from .output import FirstLine, ProcessLimits, ms_since
+from .process_trio import HookProcess, open_hook_process, supervise_trio
 from .spawn import HOOKD_LIMIT_ERRNOS, LEAN, HookChild, start_child
 from .supervise import supervise
 
-__all__ = ["HOOKD_LIMIT_ERRNOS", "ProcessLimits", "effective_timeout", "run_hook_process"]
+__all__ = [
+    "HOOKD_LIMIT_ERRNOS",
+    "FirstLine",
+    "ProcessLimits",
+    "effective_timeout",
+    "run_hook_process",
+]
 
 
 async def run_hook_process(
@@ -54,6 +60,7 @@ async def run_hook_process(
     limits: ProcessLimits,
     custody: Custody | None = None,
     depth: int = 0,
+    first_line: FirstLine | None = None,
 ) -> ProcessOutcome:
     """Run ``argv`` to completion under ``limits`` and describe what happened.
 
@@ -63,7 +70,7 @@ async def run_hook_process(
     """
     started = time.perf_counter()
     if custody is None:
-        return await _start(argv, stdin, cwd, dict(env), limits, started, None, depth)
+        return await _start(argv, stdin, cwd, dict(env), limits, started, None, depth, first_line)
     try:
         await custody.take_slot(limits.timeout_s)
     except QueueTimeout as exc:
@@ -74,7 +81,9 @@ async def run_hook_process(
         waited = time.perf_counter() - started
         if waited > 0.001:
             limits = replace(limits, timeout_s=max(0.0, limits.timeout_s - waited))
-        return await _start(argv, stdin, cwd, dict(env), limits, started, custody, depth)
+        return await _start(
+            argv, stdin, cwd, dict(env), limits, started, custody, depth, first_line
+        )
     finally:
         custody.release_slot()
 
@@ -88,13 +97,14 @@ async def _start(
     started: float,
     custody: Custody | None,
     depth: int,
+    first_line: FirstLine | None = None,
 ) -> ProcessOutcome:
     hook_id = None
     if custody is not None:
         hook_id = env[HOOK_ID_ENV] = custody.new_id(depth)
     try:
         with custody.starting(hook_id) if custody and hook_id else contextlib.nullcontext():
-            child = await _launch(argv, cwd, env, stdin)
+            child = await _launch(argv, cwd, env, stdin, custody)
             if custody is not None and hook_id is not None:
                 custody.adopt(child.pid, hook_id, limits.timeout_s)
     except OSError as exc:
@@ -108,38 +118,45 @@ async def _start(
             never_ran=exc.errno in HOOKD_LIMIT_ERRNOS,
         )
     if custody is None or hook_id is None:
-        return await _supervise(child, stdin, limits, started, kill_leftovers=False)
+        return await _supervise(child, stdin, limits, started, False, first_line)
     if custody.hook_nofile is not None:
         _restore_nofile(child.pid, custody.hook_nofile)
     try:
-        return await _supervise(
-            child, stdin, limits, started, kill_leftovers=custody.kill_leftovers
-        )
+        return await _supervise(child, stdin, limits, started, custody.kill_leftovers, first_line)
     finally:
         custody.release(child.pid)
 
 
 async def _launch(
-    argv: Sequence[str], cwd: str | None, env: Mapping[str, str], stdin: bytes
-) -> HookChild | trio.Process:
-    """Start the hook's process (``spawn.start_child``: the seam) or, without pidfd and
-    epoll, trio's."""
+    argv: Sequence[str],
+    cwd: str | None,
+    env: Mapping[str, str],
+    stdin: bytes,
+    custody: Custody | None,
+) -> HookChild | HookProcess:
+    """Start the hook's process: forked by a warm interpreter when one takes it
+    (``warm/``), else ``spawn.start_child`` (the seam) or, without pidfd and epoll,
+    trio's ``open_process``."""
+    warm = custody.warm if custody is not None else None
+    process = warm and await warm.open(argv, cwd, env)
+    if process:
+        return process
     if LEAN:
         return start_child(argv, cwd, env, stdin)
     return await open_hook_process(argv, cwd, env)
 
 
 async def _supervise(
-    child: HookChild | trio.Process,
+    child: HookChild | HookProcess,
     stdin: bytes,
     limits: ProcessLimits,
     started: float,
-    *,
     kill_leftovers: bool,
+    first_line: FirstLine | None,
 ) -> ProcessOutcome:
     if isinstance(child, HookChild):
-        return await supervise(child, stdin, limits, started, kill_leftovers=kill_leftovers)
-    return await supervise_trio(child, stdin, limits, started, kill_leftovers=kill_leftovers)
+        return await supervise(child, stdin, limits, started, kill_leftovers, first_line)
+    return await supervise_trio(child, stdin, limits, started, kill_leftovers, first_line)
 
 
 def _restore_nofile(pid: int, limits: tuple[int, int]) -> None:

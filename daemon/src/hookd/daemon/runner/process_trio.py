@@ -1,6 +1,7 @@
 """Run one hook process with trio's own process support: where ``supervise.py`` cannot
-(no pidfd or epoll: not Linux). Same rules, one task per stream: a stdin feeder, two
-output readers, and the leader's exit waited for by trio (which forks in a thread)."""
+(no pidfd or epoll: not Linux), and for a hook a warm interpreter forked (``warm/``:
+streams and an exit event with ``trio.Process``'s surface). Same rules, one task per
+stream: a stdin feeder, two output readers, and the leader's exit waited for."""
 
 from __future__ import annotations
 
@@ -12,8 +13,19 @@ from dataclasses import dataclass, field
 import trio
 
 from ..model import ProcessOutcome
-from .output import READ_CHUNK, CappedBuffer, ProcessLimits, finished_outcome, output_buffers
+from .output import (
+    READ_CHUNK,
+    CappedBuffer,
+    FirstLine,
+    FirstLineWatch,
+    ProcessLimits,
+    finished_outcome,
+    output_buffers,
+)
 from .spawn import signal_group
+from .warm.zygote import WarmProcess
+
+HookProcess = trio.Process | WarmProcess
 
 
 async def open_hook_process(
@@ -42,25 +54,29 @@ class _State:
 
 
 async def supervise_trio(
-    process: trio.Process,
+    process: HookProcess,
     stdin: bytes,
     limits: ProcessLimits,
     started: float,
-    *,
     kill_leftovers: bool,
+    first_line: FirstLine | None = None,
 ) -> ProcessOutcome:
     """Run ``process`` to completion and describe it."""
     out, err = output_buffers(limits)
     state = _State()
+    deadline = trio.CancelScope(deadline=trio.current_time() + limits.timeout_s)
+    line = None if first_line is None else FirstLineWatch(first_line, deadline)
     pgid = process.pid  # session leader: its pid is the group id
     cancelled = True
     try:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(_feed, process, stdin, state)
             readers = {"stdout": trio.CancelScope(), "stderr": trio.CancelScope()}
-            nursery.start_soon(_drain, process.stdout, out, readers["stdout"], state.done["stdout"])
+            nursery.start_soon(
+                _drain, process.stdout, out, readers["stdout"], state.done["stdout"], line
+            )
             nursery.start_soon(_drain, process.stderr, err, readers["stderr"], state.done["stderr"])
-            with trio.move_on_after(limits.timeout_s) as deadline:
+            with deadline:
                 await process.wait()
             if deadline.cancelled_caught:
                 state.timed_out = True
@@ -96,7 +112,7 @@ async def supervise_trio(
     )
 
 
-async def _feed(process: trio.Process, data: bytes, state: _State) -> None:
+async def _feed(process: HookProcess, data: bytes, state: _State) -> None:
     assert process.stdin is not None
     try:
         if data:
@@ -111,6 +127,7 @@ async def _drain(
     sink: CappedBuffer,
     scope: trio.CancelScope,
     done: trio.Event,
+    first_line: FirstLineWatch | None = None,
 ) -> None:
     if stream is None:
         done.set()
@@ -119,12 +136,14 @@ async def _drain(
         try:
             while chunk := await stream.receive_some(READ_CHUNK):
                 sink.add(chunk)
+                if first_line is not None:
+                    first_line.add(chunk)
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             pass
         done.set()
 
 
-async def _kill_group(process: trio.Process, pgid: int, grace_s: float) -> None:
+async def _kill_group(process: HookProcess, pgid: int, grace_s: float) -> None:
     """SIGTERM the group, give it ``grace_s`` to exit, then SIGKILL it."""
     if process.returncode is None:
         signal_group(pgid, signal.SIGTERM)

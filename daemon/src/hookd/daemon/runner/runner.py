@@ -4,14 +4,16 @@ Each hook runs in its own cancel scope with its own timeout (the dialect's defau
 the hook's setting, capped by the fire's ``timeoutMs``). When someone listens to the
 fire's progress, a sibling task sends the *slow* notice once a hook passes the
 threshold and is cancelled when the hook ends; nobody listening, no task. A fire with
-one hook (or none) runs it in the fire's own task (no nursery to start one task in).
+one hook (or none) runs it in the fire's own task (no nursery to start one task in). A
+hook that may send itself to the background (``HookSpec.may_detach``) is run by the
+fire's ``Detacher`` (``runner.background``), which owns it from its start.
 """
 
 from __future__ import annotations
 
 import errno
 import math
-from collections.abc import Awaitable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Protocol
 
 import structlog
@@ -34,7 +36,7 @@ from ..settings import Settings
 from .client_handler import AskClient, run_on_client
 from .custody import Custody
 from .http_post import post_json
-from .process import ProcessLimits, run_hook_process
+from .process import FirstLine, ProcessLimits, run_hook_process
 
 log = structlog.get_logger("hookd.runner")
 
@@ -69,6 +71,19 @@ class _Silent:
 
 SILENT: HookProgress = _Silent()
 
+Gone = Callable[[float], float]
+"""Told that a running hook asked to go on in the background with a timeout (seconds);
+returns the timeout it gets from then on."""
+
+
+class Detacher(Protocol):
+    """Runs the hooks of a fire that may go to the background while they run: the fire
+    waits until each finishes (its outcome) or goes there (a placeholder outcome)."""
+
+    async def run(
+        self, spec: HookSpec, index: int, limits: ProcessLimits
+    ) -> tuple[ProcessOutcome, Verdict]: ...
+
 
 async def run_hooks(
     request: FireRequest,
@@ -80,6 +95,7 @@ async def run_hooks(
     progress: HookProgress = SILENT,
     ask_client: AskClient | None = None,
     custody: Custody | None = None,
+    detacher: Detacher | None = None,
 ) -> list[HookReport]:
     """Run every hook in ``specs`` and return their reports in declaration order."""
     deadline = trio.current_time() + (request.timeout_s or math.inf)
@@ -92,10 +108,13 @@ async def run_hooks(
         remaining = max(0.0, deadline - trio.current_time())
         await progress.started(index, spec)
         limits = limits_for(settings, min(spec.timeout_s, remaining))
-        running = run_hook(
-            module, spec, request, base_env, limits,
-            ask_client=ask_client, custody=custody, never_ran=settings.never_ran,
-        )  # fmt: skip
+        if detacher is not None and spec.may_detach:
+            running = detacher.run(spec, index, limits)
+        else:
+            running = run_hook(
+                module, spec, request, base_env, limits,
+                ask_client=ask_client, custody=custody, never_ran=settings.never_ran,
+            )  # fmt: skip
         if timed:
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(_slow_notice, progress, index, spec, slow_s)
@@ -127,13 +146,15 @@ async def run_hook(
     ask_client: AskClient | None = None,
     custody: Custody | None = None,
     never_ran: str = "block",
+    gone: Gone | None = None,
 ) -> tuple[ProcessOutcome, Verdict]:
     """Prepare, run and interpret one hook: the one path for every hook, waited for or in
     the background. Whatever goes wrong, in hookd or in the dialect, becomes this hook's
     error, never the fire's (which would lose the other hooks' blocks). A hook hookd could
     not run because of its own limits never reaches the dialect: it "never ran", and on
     an event that guards an action that blocks unless ``never_ran`` is ``"allow"``; so
-    does a hook the trust check refused (``spec.refused``), which is never started."""
+    does a hook the trust check refused (``spec.refused``), which is never started.
+    ``gone`` is told when the hook sends itself to the background (``Launch.async_reply``)."""
     if spec.refused is not None:
         outcome = ProcessOutcome(None, b"", b"", 0.0, spawn_error=spec.refused, never_ran=True)
         return outcome, never_ran_verdict(module, spec, request, outcome, never_ran)
@@ -144,7 +165,7 @@ async def run_hook(
         outcome = await _guarded(
             spec,
             run_handler(
-                prepared, limits, ask_client, request.client_handlers, custody, request.depth
+                prepared, limits, ask_client, request.client_handlers, custody, request.depth, gone
             ),
         )
     if outcome.never_ran:
@@ -235,6 +256,7 @@ async def run_handler(
     offered: frozenset[str] = frozenset(),
     custody: Custody | None = None,
     depth: int = 0,
+    gone: Gone | None = None,
 ) -> ProcessOutcome:
     """Run one prepared hook: a process, an HTTP request, or a request to the client."""
     if isinstance(prepared, HttpLaunch):
@@ -247,15 +269,33 @@ async def run_handler(
         )
     if isinstance(prepared, ClientLaunch):
         return await run_on_client(prepared, ask_client, offered, timeout_s=limits.timeout_s)
-    return await _spawn(prepared, limits, custody, depth)
+    return await _spawn(prepared, limits, custody, depth, _first_line(prepared, gone))
+
+
+def _first_line(launch: Launch, gone: Gone | None) -> FirstLine | None:
+    """The watcher of a hook's first stdout line, for a hook that may go to the
+    background and a caller that takes it there."""
+    reply = launch.async_reply
+    if reply is None or gone is None:
+        return None
+
+    def watch(line: bytes) -> float | None:
+        asked = reply(line)
+        return None if asked is None else gone(asked)
+
+    return watch
 
 
 async def _spawn(
-    launch: Launch, limits: ProcessLimits, custody: Custody | None, depth: int
+    launch: Launch,
+    limits: ProcessLimits,
+    custody: Custody | None,
+    depth: int,
+    first_line: FirstLine | None = None,
 ) -> ProcessOutcome:
     outcome = await run_hook_process(
         launch.argv, stdin=launch.stdin, cwd=launch.cwd, env=launch.env, limits=limits,
-        custody=custody, depth=depth,
+        custody=custody, depth=depth, first_line=first_line,
     )  # fmt: skip
     if outcome.spawn_errno == errno.ENOEXEC and launch.argv[0] != "/bin/sh":
         # No shebang: run it as a shell script, as a shell (and so Cline) would.
@@ -267,6 +307,7 @@ async def _spawn(
             limits=limits,
             custody=custody,
             depth=depth,
+            first_line=first_line,
         )
     return outcome
 

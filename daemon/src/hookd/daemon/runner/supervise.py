@@ -20,6 +20,8 @@ from ..model import ProcessOutcome
 from .output import (
     READ_CHUNK,
     CappedBuffer,
+    FirstLine,
+    FirstLineWatch,
     ProcessLimits,
     finished_outcome,
     ms_since,
@@ -31,8 +33,16 @@ from .spawn import CLOSED, HOOKD_LIMIT_ERRNOS, HookChild, signal_group
 class _Watch:
     """The hook's ends in one epoll set, and what has come out of them so far."""
 
-    def __init__(self, child: HookChild, stdin: bytes, out: CappedBuffer, err: CappedBuffer):
+    def __init__(
+        self,
+        child: HookChild,
+        stdin: bytes,
+        out: CappedBuffer,
+        err: CappedBuffer,
+        first_line: FirstLineWatch | None,
+    ) -> None:
         self.child = child
+        self.first_line = first_line
         self.epoll = select.epoll()
         self.sinks = {child.stdout: out, child.stderr: err}
         try:
@@ -70,6 +80,8 @@ class _Watch:
         data = os.read(fd, READ_CHUNK)  # readable: a read never blocks
         if data:
             self.sinks[fd].add(data)
+            if self.first_line is not None and fd == self.child.stdout:
+                self.first_line.add(data)
             return
         del self.sinks[fd]
         self.epoll.unregister(fd)
@@ -128,14 +140,16 @@ async def supervise(
     stdin: bytes,
     limits: ProcessLimits,
     started: float,
-    *,
     kill_leftovers: bool,
+    first_line: FirstLine | None = None,
 ) -> ProcessOutcome:
     """Run ``child`` to completion and describe it (``stdin``: its whole payload, of which
     the child still needs what did not go in before its start)."""
     out, err = output_buffers(limits)
+    deadline = trio.CancelScope(deadline=trio.current_time() + limits.timeout_s)
+    line = None if first_line is None else FirstLineWatch(first_line, deadline)
     try:
-        watch = _Watch(child, stdin if child.stdin != CLOSED else b"", out, err)
+        watch = _Watch(child, stdin if child.stdin != CLOSED else b"", out, err, line)
     except OSError as exc:  # no descriptor or epoll room left: it must not run unwatched
         child.abandon()
         return ProcessOutcome(
@@ -145,7 +159,7 @@ async def supervise(
     timed_out = held_open = False
     cancelled = True
     try:
-        with trio.move_on_after(limits.timeout_s) as deadline:
+        with deadline:
             await watch.pump()
         if deadline.cancelled_caught:
             timed_out = True

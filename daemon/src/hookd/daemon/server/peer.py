@@ -46,6 +46,7 @@ def caller_of(stream: trio.SocketStream, custody: Custody) -> Caller:
     hook_id = environment_value(pid, HOOK_ID_ENV)
     if hook_id is not None and not hook_id.startswith(hook_prefix):
         hook_id = None  # another daemon's hook: not ours to count
+    hook_id = custody.resolve(pid, hook_id)  # a warm hook's environ is its zygote's
     inside = hook_id is not None or _descends_from_hooks(pid, custody)
     return Caller(int(pid), int(uid), inside, hook_id)
 

@@ -41,7 +41,7 @@ from ...spill import private_directory, session_directory
 from .. import base, windows
 from ..base import first_root, hook_environment
 from ..settings_json import load_settings_hooks, number_field
-from . import handlers, plugins, rules
+from . import agents, handlers, plugins, rules
 from . import output as claude_output
 from .if_rule import condition_allows
 
@@ -103,6 +103,7 @@ def sources(home: str, system_root: str, roots: Sequence[str]) -> list[Source]:
     found.append(Source(DIALECT, "managed", managed_settings_path(system_root), "settings"))
     found.append(Source(DIALECT, "managed", managed_dropin_dir(system_root), "hookdir"))
     found.append(plugins.source(home, roots[0] if roots else None))
+    found += agents.sources(home, project)
     return found
 
 
@@ -124,6 +125,8 @@ RELAY_COMMAND = re.compile(r"(?:^|[\s/\"'])hookd-relay(?:[\s\"']|$)")
 def load(source: Source) -> Loaded:
     if source.layer == plugins.LAYER:
         return plugins.load(source, _EVENT_SET, _make_handler)
+    if source.layer == agents.LAYER:
+        return agents.load(source, _EVENT_SET, _make_handler)
     if source.kind == "hookdir":
         return _load_dropins(source)
     return load_settings_hooks(source, _EVENT_SET, _make_handler, _KEPT_SETTINGS)
@@ -181,6 +184,7 @@ def _make_handler(
         default = 60.0
     timeout = number_field(handler, "timeout", default)
     command, argv = _command(kind, handler)
+    background = kind == "command" and bool(handler.get("async") or handler.get("asyncRewake"))
     return HookSpec(
         dialect=DIALECT,
         event=event,
@@ -193,7 +197,9 @@ def _make_handler(
         condition=condition,
         root=source.root,
         # "only available on type: command hooks"
-        background=kind == "command" and bool(handler.get("async") or handler.get("asyncRewake")),
+        background=background,
+        # 2.1.328: a command hook's {"async": true} first line sends it to the background
+        may_detach=kind == "command" and not background and event not in rules.STAYS_IN_FOREGROUND,
         options={
             "type": kind,
             "asyncRewake": kind == "command" and handler.get("asyncRewake") is True,
@@ -302,6 +308,8 @@ def select(
     seen: set[str] = set()
     value = _matcher_value(request)
     held_back: set[str] = set()
+    subagent_files, notes = agents.select(loaded, request)
+    warnings += notes
     for source, content in loaded:
         if policy.disable_all and source.layer != "managed":
             continue
@@ -317,6 +325,8 @@ def select(
                 and policy.enabled_plugins.get(spec.options["plugin"]) is not True
             ):
                 continue  # installed, not enabled
+            if source.layer == agents.LAYER and spec.source not in subagent_files:
+                continue  # another subagent's, or the fire is not from inside one
             if not _applies(spec, request, value, warnings):
                 continue
             identity: str = spec.options["identity"]
@@ -498,7 +508,9 @@ def prepare(spec: HookSpec, request: FireRequest, base_env: Mapping[str, str]) -
     cwd = claude_output.hook_cwd(request)
     # Claude Code 2.1.328 ends the JSON with a newline (seen by its own hooks, byte for
     # byte: tests/agents/claude); the v2.1.240 reference does not say.
-    return Launch(argv=argv, stdin=to_json_bytes(payload) + b"\n", cwd=cwd, env=env)
+    stdin = to_json_bytes(payload) + b"\n"
+    reply = claude_output.async_reply if spec.may_detach else None
+    return Launch(argv=argv, stdin=stdin, cwd=cwd, env=env, async_reply=reply)
 
 
 def shell_form(command: str, shell: str | None, env: Mapping[str, str]) -> tuple[str, ...]:
@@ -585,21 +597,32 @@ def _plugin_env(spec: HookSpec) -> dict[str, str]:
 
 
 def async_result(report: HookReport, request: FireRequest) -> dict[str, Any]:
-    """What a finished background hook tells the agent: its ``additionalContext`` and
-    ``systemMessage`` (decision fields have no effect), and for ``asyncRewake`` an exit
-    code 2 wakes the agent with stderr, or stdout when stderr is empty (capped at
-    10,000 characters like every hook output string; the rest saved to a file)."""
-    verdict, outcome = report.verdict, report.outcome
-    rewake = bool(report.spec.options.get("asyncRewake")) and outcome.exit_code == 2
-    message = (outcome.stderr_text.strip() or outcome.stdout_text.strip()) if rewake else None
-    spilled = list(verdict.spilled)
+    """What a finished background hook (``async`` in its settings, or ``{"async": true}``
+    on its first line) tells the agent, as 2.1.328 reads it: the ``additionalContext``
+    and ``systemMessage`` of its JSON answer (``output.async_answer``; decision fields
+    have no effect), whatever its exit code, and nothing from a hook stopped at its
+    timeout; for ``asyncRewake`` an exit code 2 wakes the agent with stderr, or stdout
+    when stderr is empty. Texts are capped at 10,000 characters like every hook output
+    string (the rest saved to a file)."""
+    outcome = report.outcome
+    spilled: list[dict[str, Any]] = []
+    context = message = None
+    if not (outcome.timed_out or outcome.cancelled or outcome.spawn_error):
+        answer = claude_output.async_answer(outcome.stdout_text)
+        context, message = claude_output.async_texts(answer)
+    if context is not None:
+        context = claude_output.cap_output(context, "additionalContext", request, spilled)
     if message is not None:
-        message = claude_output.cap_output(message, "rewakeMessage", request, spilled)
+        message = claude_output.cap_output(message, "systemMessage", request, spilled)
+    rewake = bool(report.spec.options.get("asyncRewake")) and outcome.exit_code == 2
+    woken = (outcome.stderr_text.strip() or outcome.stdout_text.strip()) if rewake else None
+    if woken is not None:
+        woken = claude_output.cap_output(woken, "rewakeMessage", request, spilled)
     return {
-        "context": verdict.context,
-        "systemMessage": verdict.system_message,
+        "context": context,
+        "systemMessage": message,
         "rewake": rewake,
-        "rewakeMessage": message,
+        "rewakeMessage": woken,
         "spilled": spilled,
     }
 

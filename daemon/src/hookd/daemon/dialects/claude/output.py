@@ -12,6 +12,7 @@ import re
 from dataclasses import replace
 from typing import Any
 
+from ...jstext import JS_WHITESPACE, is_positive_finite
 from ...jstext import parse_json as js_parse
 from ...model import FireRequest, HookSpec, ProcessOutcome, Verdict
 from ...spill import cap_text, session_directory
@@ -173,14 +174,8 @@ def parse_json(
     (``lenient``: the object without the wrong-typed fields), or, given the ``event``,
     when ``hookSpecificOutput`` names another event (2.1.328 refuses the whole output).
     """
-    text = stdout.lstrip()
-    if not text.startswith("{"):
-        return None, None
-    try:
-        obj = js_parse(text)  # JSON.parse: NaN and Infinity make it plain text
-    except ValueError:
-        return None, None
-    if not isinstance(obj, dict):
+    obj = _object(stdout.lstrip())  # JSON.parse: NaN and Infinity make it plain text
+    if obj is None:
         return None, None
     misnamed = _other_event(obj, event)
     if misnamed:
@@ -282,14 +277,8 @@ def _expected(kind: str) -> str:
 def validation_error(stdout: str, event: str | None = None) -> str | None:
     """Why JSON output fails Claude Code's schema, in its words (None: it passes, or it
     is not JSON output at all)."""
-    text = stdout.lstrip()
-    if not text.startswith("{"):
-        return None
-    try:
-        obj = js_parse(text)
-    except ValueError:
-        return None
-    if not isinstance(obj, dict):
+    obj = _object(stdout.lstrip())
+    if obj is None:
         return None
     misnamed = _other_event(obj, event)
     if misnamed:
@@ -573,6 +562,61 @@ def _capped(verdict: Verdict, request: FireRequest) -> Verdict:
     if not spilled:
         return verdict
     return replace(verdict, **changes, spilled=verdict.spilled + tuple(spilled))
+
+
+# background hooks --------------------------------------------------------------------
+def async_reply(line: bytes) -> float | None:
+    """Whether a running command hook sends itself to the background, and its timeout
+    then (seconds): 2.1.328 reads the first line of its stdout once, as soon as it holds
+    a ``}``, and a JSON object with ``"async": true`` there backgrounds it (the fire goes
+    on without it); ``asyncTimeout`` is in milliseconds, 15 s when missing."""
+    obj = _object(line.decode("utf-8", errors="replace").strip(JS_WHITESPACE))
+    if obj is None or obj.get("async") is not True:
+        return None
+    timeout = obj.get("asyncTimeout")
+    if isinstance(timeout, int | float) and is_positive_finite(timeout):
+        return timeout / 1000
+    return rules.ASYNC_REPLY_TIMEOUT_S
+
+
+def async_answer(stdout: str) -> dict[str, Any]:
+    """The JSON answer of a hook that ran in the background (``async`` in its settings or
+    on its first line), found where 2.1.328 looks: the rest of stdout after a first line
+    that is an ``{"async": ...}`` object (else the whole of it), then each line alone; the
+    first object without an ``async`` key wins. Plain text is no answer: {}."""
+    lines = stdout.strip(JS_WHITESPACE).split("\n")
+    head = _object(lines[0].strip(JS_WHITESPACE))
+    rest = lines[1:] if head is not None and "async" in head else lines
+    for text in ("\n".join(rest), *lines):
+        obj = _object(text.strip(JS_WHITESPACE))
+        if obj is not None and "async" not in obj:
+            return obj
+    return {}
+
+
+def async_texts(answer: dict[str, Any]) -> tuple[str | None, str | None]:
+    """What of a background hook's answer reaches the model, on any event: its
+    ``hookSpecificOutput.additionalContext`` and its ``systemMessage`` when they are
+    non-empty strings (2.1.328 drops a field of the wrong type, never the answer, and
+    does not check ``hookEventName`` here)."""
+    specific = answer.get("hookSpecificOutput")
+    context = specific.get("additionalContext") if isinstance(specific, dict) else None
+    message = answer.get("systemMessage")
+    return (
+        context if isinstance(context, str) and context else None,
+        message if isinstance(message, str) and message else None,
+    )
+
+
+def _object(text: str) -> dict[str, Any] | None:
+    """``text`` as a JSON object when it starts with ``{`` and parses as one."""
+    if not text.startswith("{"):
+        return None
+    try:
+        obj = js_parse(text)
+    except ValueError:
+        return None
+    return obj if isinstance(obj, dict) else None
 
 
 def cap_output(text: str, field: str, request: FireRequest, spilled: list[dict[str, Any]]) -> str:

@@ -158,6 +158,12 @@ ADDITIONAL_CONTEXT_EVENTS = frozenset(
 )
 
 DEFAULT_TIMEOUT_S: dict[str, float] = {"UserPromptSubmit": 30.0, "MessageDisplay": 10.0}
+ASYNC_REPLY_TIMEOUT_S = 15.0
+"""The timeout of a hook that sent itself to the background without an ``asyncTimeout``
+(2.1.328 logs "with timeout 15000ms" and then enforces none; hookd enforces it)."""
+STAYS_IN_FOREGROUND = frozenset({"MessageDisplay"})
+"""Events whose command hooks 2.1.328 runs with ``forceSyncExecution``: an ``{"async":
+true}`` first line does not send them to the background."""
 COMMAND_TIMEOUT_S = 600.0
 SESSION_END_BUDGET_S = 1.5
 SESSION_END_MAX_BUDGET_S = 60.0

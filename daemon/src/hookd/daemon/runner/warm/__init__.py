@@ -1,0 +1,1 @@
+"""Warm Python interpreters: zygotes that fork a child per Python hook (see docs/design.md)."""
