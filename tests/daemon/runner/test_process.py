@@ -247,3 +247,23 @@ async def test_both_ways_of_starting_give_the_hook_the_same_process(
         assert seen[True, name].splitlines() == seen[False, name].splitlines()
     assert b"leader" in seen[True, "path"]
     assert f"{tmp_path}\n{probe}|a b --x\n".encode() in seen[True, "path"]
+
+
+async def test_the_first_line_watch_can_give_the_hook_a_new_timeout() -> None:
+    """The first stdout line holding a ``}`` is handed over once, as soon as it is read
+    (before the hook ends), and the timeout the watcher returns counts from then."""
+    seen: list[bytes] = []
+
+    def watcher(line: bytes) -> float | None:
+        seen.append(line)
+        return 0.3
+
+    with trio.fail_after(20):
+        outcome = await run_hook_process(
+            sh('printf \'{"async": true}\\n\'; echo more; sleep 30'), stdin=b"", cwd=None,
+            env=ENV, limits=ProcessLimits(timeout_s=60, term_grace_s=0.1), first_line=watcher,
+        )  # fmt: skip
+
+    assert seen == [b'{"async": true}']
+    assert outcome.timed_out
+    assert outcome.stdout == b'{"async": true}\nmore\n'
