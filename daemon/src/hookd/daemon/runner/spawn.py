@@ -1,16 +1,16 @@
-"""Start one hook process: the seam where a hook's process comes into being.
+"""Start one hook process: where a hook's own process comes into being.
 
-``start_child`` is the only place hookd starts a hook's process on Linux; whatever else
-can start one (a warm interpreter, say) returns a :class:`HookChild` like it does, and
-``supervise.py`` then treats it the same: pipes, timeouts, group kills, exit status.
+``start_child`` is where hookd starts a hook's process on Linux (``process._launch``
+asks the warm interpreters first, ``warm/``); ``supervise.py`` then watches the
+:class:`HookChild` it returns: pipes, timeouts, group kills, exit status.
 
 The process is started on the event loop's own thread: ``subprocess.Popen`` forks with
 ``vfork`` (the daemon is suspended only until the child has called ``exec``), which costs
 less than handing the call to a worker thread and back (two thread wake-ups per hook,
 trio's ``open_process``). glibc's ``posix_spawn`` (through ctypes: Python's own cannot
-change directory) measured no faster here, and leaves glibc's internal signals 32 and 33
-ignored in the child: not worth it. A stdin payload that fits a pipe's atomic write is written
-before the start, and the pipe closed, so no task has to feed it.
+change directory) measured no faster here and leaves glibc's internal signals 32 and 33
+ignored in the child: not worth it. A stdin payload that fits a pipe's atomic write is
+written before the start, and the pipe closed, so nothing has to feed it.
 """
 
 from __future__ import annotations
@@ -124,7 +124,15 @@ def start_child(
             stdin_w = ours[0] = CLOSED
         else:
             os.set_blocking(stdin_w, False)  # fed as the hook reads (supervise.py)
-        pid, popen = _spawn(argv, cwd, env, (theirs[0], theirs[1], theirs[2]))
+        popen = subprocess.Popen(
+            list(argv),
+            stdin=theirs[0],
+            stdout=theirs[1],
+            stderr=theirs[2],
+            cwd=cwd,
+            env=env,
+            start_new_session=True,
+        )
     except BaseException:
         for fd in ours:
             if fd != CLOSED:
@@ -133,28 +141,13 @@ def start_child(
     finally:
         for fd in theirs:
             os.close(fd)
-    child = HookChild(pid, stdin_w, ours[1], ours[2], CLOSED, popen)
+    child = HookChild(popen.pid, stdin_w, ours[1], ours[2], CLOSED, popen)
     try:
-        child.exit_fd = os.pidfd_open(pid)
+        child.exit_fd = os.pidfd_open(popen.pid)
     except OSError:
         child.abandon()  # it cannot be supervised: it must not run
         raise
     return child
-
-
-def _spawn(
-    argv: Sequence[str], cwd: str | None, env: Mapping[str, str], fds: tuple[int, int, int]
-) -> tuple[int, subprocess.Popen[bytes]]:
-    popen = subprocess.Popen(
-        list(argv),
-        stdin=fds[0],
-        stdout=fds[1],
-        stderr=fds[2],
-        cwd=cwd,
-        env=env,
-        start_new_session=True,
-    )
-    return popen.pid, popen
 
 
 def signal_group(pgid: int, sig: signal.Signals) -> None:
