@@ -40,7 +40,7 @@ from ..model import (
     Source,
     Verdict,
 )
-from . import base
+from . import base, relay_entries
 from .base import first_line, first_root, hook_environment, timeout_error
 from .jsonscan import last_json_object
 
@@ -85,15 +85,27 @@ def canonical_event(event: str) -> str | None:
 
 def sources(home: str, system_root: str, roots: Sequence[str]) -> list[Source]:
     """The global folder, then every root's ``.clinerules/hooks`` (``--hooks-dir`` folders
-    come first, from the fire). Only ``<Documents>/Cline/Hooks`` is global: cline 2.18.0
-    never reads the documented ``~/Documents/Cline/Rules/Hooks``."""
-    found = [Source(DIALECT, "global", os.path.join(documents_folder(home), "Cline", "Hooks"),
-                    "hookdir")]  # fmt: skip
-    found += [
-        Source(DIALECT, "workspace", os.path.join(root, ".clinerules", "hooks"), "hookdir", root)
-        for root in roots
+    come first, from the fire), each followed by the hookd-owned folder of the hooks
+    adopted from it. Only ``<Documents>/Cline/Hooks`` is global: cline 2.18.0 never reads
+    the documented ``~/Documents/Cline/Rules/Hooks``."""
+    folders: list[tuple[str, str, str | None]] = [
+        ("global", os.path.join(documents_folder(home), "Cline", "Hooks"), None)
     ]
+    folders += [("workspace", os.path.join(root, ".clinerules", "hooks"), root) for root in roots]
+    found = []
+    for layer, folder, root in folders:
+        found.append(Source(DIALECT, layer, folder, "hookdir", root))
+        found.append(Source(DIALECT, layer, adopted_path(home, layer, root), "hookdir", root,
+                            adopted=True, adopted_from=folder))  # fmt: skip
     return found
+
+
+def adopted_path(home: str, layer: str, root: str | None) -> str:
+    """The hookd-owned folder of the hook files ``hookd adopt`` took from the agent's
+    folder of ``layer``: ``~/.config/hookd/cline/global-hooks`` (the global folder) and
+    ``<root>/.hookd/cline/clinerules-hooks`` (a workspace's ``.clinerules/hooks``)."""
+    name = "global-hooks" if layer == "global" else "clinerules-hooks"
+    return os.path.join(relay_entries.owned_folder(home, DIALECT.value, root), name)
 
 
 def documents_folder(home: str) -> str:
@@ -184,9 +196,17 @@ def select(
 
     Not de-duplicated: a ``--hooks-dir`` naming the global or a workspace hook folder
     runs that folder's hook twice, as cline 2.18.0 does (tests/agents/cline::
-    hooks-dir-is-workspace-folder). Roots and hooks dirs are each listed once already."""
+    hooks-dir-is-workspace-folder). Roots and hooks dirs are each listed once already.
+    A relay fire runs only the folder adopted from the relay file's own folder (the agent
+    runs one relay file per folder: each stands for its folder's hooks)."""
     warnings = [content.error for _source, content in loaded if content.error]
-    chosen = [spec for _source, content in loaded for spec in content.hooks.get(request.event, ())]
+    chosen = [
+        spec
+        for source, content in loaded
+        if relay_entries.runs_in(source, request)
+        for spec in content.hooks.get(request.event, ())
+        if not relay_entries.is_relay_file(spec.source)  # hookd's own: never run
+    ]
     return chosen, warnings
 
 

@@ -1,0 +1,65 @@
+"""hookd's own relay entries in an agent's hook configuration, and which hooks a relay
+fire runs.
+
+``hookd adopt`` moves an agent's hooks into hookd-owned files and folders (``Source``
+with ``adopted``) and puts a relay entry in their place: a settings handler that runs
+``hookd-relay`` (Claude Code, Augment) or a hook file that execs it (Cline). hookd never
+runs a relay entry (it would call itself). A fire from the relay (``relay: true``) runs
+only adopted hooks, since the agent runs its own; when it names its entry
+(``relayEntry``), only those adopted from where that entry sits.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from ..model import FireRequest, Source
+from ..safe_read import read_head
+from ..statcache import StatCache
+
+RELAY_PROGRAM = "hookd-relay"
+RELAY_COMMAND = re.compile(r"(?:^|[\s/\"'])hookd-relay(?:[\s\"']|$)")
+"""A command line that runs the relay."""
+RELAY_FILE_MAX = 4096
+"""A relay file is a few lines; a larger hook file is never one (and is not read)."""
+_RELAY_LINE = re.compile(rb"^[ \t]*(?:exec[ \t]+)?[^\s#]*hookd-relay(?:[ \t]|$)", re.MULTILINE)
+_relay_files: StatCache[bool] = StatCache()
+
+
+def owned_folder(home: str, dialect: str, root: str | None) -> str:
+    """Where hookd keeps the hooks adopted from an agent's user-level configuration
+    (``~/.config/hookd/<agent>``) or a workspace's (``<root>/.hookd/<agent>``, which
+    needs ``hookd allow`` like any workspace hook)."""
+    if root is None:
+        return os.path.join(home, ".config", "hookd", dialect)
+    return os.path.join(root, ".hookd", dialect)
+
+
+def is_relay_command(command: str) -> bool:
+    return RELAY_COMMAND.search(command) is not None
+
+
+def is_relay_file(path: str) -> bool:
+    """A hook file whose lines run ``hookd-relay`` (what ``hookd adopt`` writes): read
+    once per change of the file (its stat signature), never when it is large."""
+    return _relay_files.get(path, lambda: _reads_as_relay(path)) is True
+
+
+def _reads_as_relay(path: str) -> bool:
+    head = read_head(path, RELAY_FILE_MAX + 1)
+    return len(head) <= RELAY_FILE_MAX and _RELAY_LINE.search(head) is not None
+
+
+def runs_in(source: Source, request: FireRequest) -> bool:
+    """Whether this fire runs the hooks of ``source``: a direct fire every source's, a
+    relay fire only adopted sources' (of the entry it names, when it names one)."""
+    if not request.relay:
+        return True
+    if not source.adopted:
+        return False
+    return request.relay_entry is None or same_place(source.adopted_from, request.relay_entry)
+
+
+def same_place(path: str | None, other: str) -> bool:
+    return path is not None and os.path.normpath(path) == os.path.normpath(other)
