@@ -1,8 +1,8 @@
 """``hookd-relay``: a hook entry inside an agent that hands the agent's event to hookd.
 
     hookd-relay claude              (the entries ``hookd relay install`` writes)
-    hookd-relay cline "$0"          (Cline's relay file names itself: it stands for its folder)
-    hookd-relay cline-sdk "$0"
+    hookd-relay cline "$0"          (a Cline relay file names itself: it stands for its
+    hookd-relay cline-sdk "$0"       folder; either runner may run it, told apart by its event)
     hookd-relay augment [MATCHER]   (an Augment relay group names its matcher)
 
 It reads the event the agent writes on stdin, fires it with ``relay: true`` (hookd then
@@ -59,7 +59,7 @@ class Agent:
     """One agent's side of the relay: where its event names itself and its workspace,
     what the relay entry's argument means, and how a hook answers it."""
 
-    __slots__ = ("answer", "entry", "event_key", "failing", "roots")
+    __slots__ = ("answer", "entry", "event_key", "failing", "roots", "runner")
 
     def __init__(
         self,
@@ -68,6 +68,7 @@ class Agent:
         answer: Callable[[dict[str, Any]], Answer],
         failing: Callable[[str, bool], Answer],
         entry: Callable[[str], str] | None = None,
+        runner: Callable[[dict[str, Any]], str] | None = None,
     ) -> None:
         self.event_key = event_key
         """The payload field naming the event."""
@@ -78,6 +79,8 @@ class Agent:
         """(message, block?) -> the answer when hookd cannot be reached."""
         self.entry = entry
         """The relay entry's argument -> ``relayEntry`` (None: the entry takes none)."""
+        self.runner = runner
+        """The event -> the agent that sent it, where one relay entry serves two."""
 
 
 def _native_json(result: dict[str, Any]) -> Answer:
@@ -161,12 +164,26 @@ def _same(argument: str) -> str:
     return argument
 
 
+SDK_HOOK_NAMES = frozenset({
+    "tool_call", "tool_result", "agent_start", "agent_resume", "agent_abort", "agent_end",
+    "agent_error", "prompt_submit", "pre_compact", "session_shutdown",
+})  # fmt: skip
+"""The ``hookName`` values of the Cline SDK's events (the original runner sends the
+event's own name, ``PreToolUse``)."""
+
+
+def _cline_runner(payload: dict[str, Any]) -> str:
+    """Both Cline runners read ``.clinerules/hooks``, so both run a relay file there:
+    which one sent this event."""
+    return "cline-sdk" if payload.get("hookName") in SDK_HOOK_NAMES else "cline"
+
+
 _AGENTS: dict[str, Agent] = {
     "claude": Agent("hook_event_name", _claude_roots, _native_json, _exit_codes),
     "cline": Agent("hookName", _listed_roots("workspaceRoots"), _cline_answer, _cline_failing,
-                   entry=_folder),
+                   entry=_folder, runner=_cline_runner),
     "cline-sdk": Agent("hookName", _listed_roots("workspaceRoots"), _native_json, _sdk_failing,
-                       entry=_folder),
+                       entry=_folder, runner=_cline_runner),
     "augment": Agent("hook_event_name", _listed_roots("workspace_roots", "AUGMENT_PROJECT_DIR"),
                      _native_json, _exit_codes, entry=_same),
 }  # fmt: skip
@@ -190,7 +207,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     block = policy == "block"
     try:
         payload = _read_event(sys.stdin.buffer.read(), agent.event_key)
-        result = relay(args[0], payload, os.environ, entry)
+        name = agent.runner(payload) if agent.runner else args[0]
+        agent = _AGENTS[name]
+        result = relay(name, payload, os.environ, entry)
         stdout, stderr, code = agent.answer(result)
     except RelayError as exc:
         verdict = "blocking" if block else "letting the action go on"

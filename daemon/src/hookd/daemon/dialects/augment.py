@@ -219,6 +219,16 @@ def _from_settings(source: Source, data: Mapping[str, Any], plugin_root: str | N
     return Loaded(hooks={e: tuple(s) for e, s in hooks.items()}, error=error)
 
 
+def event_problem(event: str, groups: object) -> str | None:
+    """Why auggie ignores ``event``'s hooks in a settings file (its schema), or None."""
+    source = Source(DIALECT, "user", "", "settings")
+    try:
+        _native_specs(source, event, groups, plugin_root=None)
+    except ValueError as exc:
+        return str(exc)
+    return None
+
+
 def _native_specs(
     source: Source, event: str, groups: object, plugin_root: str | None
 ) -> list[HookSpec]:

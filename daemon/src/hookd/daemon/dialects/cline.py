@@ -95,17 +95,10 @@ def sources(home: str, system_root: str, roots: Sequence[str]) -> list[Source]:
     found = []
     for layer, folder, root in folders:
         found.append(Source(DIALECT, layer, folder, "hookdir", root))
-        found.append(Source(DIALECT, layer, adopted_path(home, layer, root), "hookdir", root,
-                            adopted=True, adopted_from=folder))  # fmt: skip
+        adopted = relay_entries.adopted_folder(home, root, folder)
+        found.append(Source(DIALECT, layer, adopted, "hookdir", root, adopted=True,
+                            adopted_from=folder))  # fmt: skip
     return found
-
-
-def adopted_path(home: str, layer: str, root: str | None) -> str:
-    """The hookd-owned folder of the hook files ``hookd adopt`` took from the agent's
-    folder of ``layer``: ``~/.config/hookd/cline/global-hooks`` (the global folder) and
-    ``<root>/.hookd/cline/clinerules-hooks`` (a workspace's ``.clinerules/hooks``)."""
-    name = "global-hooks" if layer == "global" else "clinerules-hooks"
-    return os.path.join(relay_entries.owned_folder(home, DIALECT.value, root), name)
 
 
 def documents_folder(home: str) -> str:

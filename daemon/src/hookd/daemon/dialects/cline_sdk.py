@@ -91,27 +91,24 @@ def canonical_event(event: str) -> str | None:
     return _BY_LOWER.get(event.strip().lower())
 
 
-_FOLDERS = (
-    ("global", ("Documents", "Cline", "Hooks"), "global-hooks"),
-    ("user", (".cline", "hooks"), "user-hooks"),
-    ("workspace", (".clinerules", "hooks"), "clinerules-hooks"),
-    ("workspace", (".cline", "hooks"), "cline-hooks"),
-)
-"""The SDK's folders (layer, path under the home or the root) in its order, and the name
-of the hookd-owned folder holding the hooks adopted from each."""
-
-
 def sources(home: str, system_root: str, roots: Sequence[str]) -> list[Source]:
-    """The SDK's folders, each followed by the hookd-owned folder of the hooks adopted
-    from it (``hookd adopt``: read the same way, at the same layer)."""
+    """The SDK's folders in its order (``~/Documents/Cline/Hooks``, ``~/.cline/hooks``,
+    then each root's ``.clinerules/hooks`` and ``.cline/hooks``), each followed by the
+    hookd-owned folder of the hooks adopted from it (``hookd adopt``: read the same way,
+    at the same layer)."""
+    places: list[tuple[str, str | None, str]] = [
+        ("global", None, os.path.join(home, "Documents", "Cline", "Hooks")),
+        ("user", None, os.path.join(home, ".cline", "hooks")),
+    ]
+    for root in roots:
+        places.append(("workspace", root, os.path.join(root, ".clinerules", "hooks")))
+        places.append(("workspace", root, os.path.join(root, ".cline", "hooks")))
     found = []
-    for layer, parts, owned in _FOLDERS:
-        for root in [None] if layer != "workspace" else roots:
-            folder = os.path.join(home if root is None else root, *parts)
-            found.append(Source(DIALECT, layer, folder, "hookdir", root))
-            adopted = os.path.join(relay_entries.owned_folder(home, DIALECT.value, root), owned)
-            found.append(Source(DIALECT, layer, adopted, "hookdir", root, adopted=True,
-                                adopted_from=folder))  # fmt: skip
+    for layer, place, folder in places:
+        found.append(Source(DIALECT, layer, folder, "hookdir", place))
+        adopted = relay_entries.adopted_folder(home, place, folder)
+        found.append(Source(DIALECT, layer, adopted, "hookdir", place, adopted=True,
+                            adopted_from=folder))  # fmt: skip
     return found
 
 

@@ -31,9 +31,24 @@ def owned_folder(home: str, dialect: str, root: str | None) -> str:
     """Where hookd keeps the hooks adopted from an agent's user-level configuration
     (``~/.config/hookd/<agent>``) or a workspace's (``<root>/.hookd/<agent>``, which
     needs ``hookd allow`` like any workspace hook)."""
-    if root is None:
-        return os.path.join(home, ".config", "hookd", dialect)
-    return os.path.join(root, ".hookd", dialect)
+    return os.path.join(owned_top(home, root), dialect)
+
+
+def owned_top(home: str, root: str | None) -> str:
+    return os.path.join(home, ".config", "hookd") if root is None else os.path.join(root, ".hookd")
+
+
+def adopted_folder(home: str, root: str | None, folder: str) -> str:
+    """The hookd-owned folder of the files adopted from a Cline hook folder: the same
+    path under ``~/.config/hookd/cline`` (from the home) or ``<root>/.hookd/cline`` (from
+    the root), e.g. ``<root>/.hookd/cline/.clinerules/hooks``. Both Cline runners read
+    ``.clinerules/hooks`` (and may share a global folder), each by its own rules: so
+    does hookd, in one adopted folder for each of the agents' folders."""
+    base = home if root is None else root
+    relative = os.path.relpath(folder, base)
+    if relative.startswith(os.pardir):
+        relative = folder.lstrip(os.sep)  # a folder outside the home: its whole path
+    return os.path.join(owned_folder(home, "cline", root), relative)
 
 
 def is_relay_command(command: str) -> bool:
