@@ -19,12 +19,12 @@ from hookd.daemon.settings import Settings
 from hookd_testing.cases import case_params
 
 RELAYED = (
-    "pre-cancel-reason", "pre-override-input", "pre-two-contexts-join",
-    "pre-one-of-two-cancels", "pre-exit1-cancel", "every-folder-order", "post-context",
-    "start-cancel-ignored",
+    "pre-cancel-reason", "pre-override-input", "pre-two-contexts-join", "every-folder-order",
+    "post-context", "start-cancel-ignored",
 )  # fmt: skip
-"""Cancels, contexts, a rewrite, several hooks in one folder and in every folder (user,
-global and workspace layers), a failing hook, PostToolUse and a lifecycle event."""
+"""A cancel, a rewrite, two hooks of one folder (run one after the other, contexts
+joined), hooks in every folder (global, user and workspace layers: one relay file each,
+in the agent's order), PostToolUse and a lifecycle event."""
 VOLATILE = ("timestamp", "taskId", "sessionContext", "agent_id", "parent_agent_id",
             "durationMs", "startedAt", "endedAt", "executionTimeMs")  # fmt: skip
 """What only one session has (its ids, its clock)."""

@@ -6,6 +6,7 @@ in the plain run and in the relayed one, but for what only one session has."""
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import AsyncIterator, Callable, Collection
 from contextlib import asynccontextmanager
@@ -64,3 +65,45 @@ def _kept(value: Any, volatile: Collection[str]) -> Any:
     if isinstance(value, list):
         return [_kept(v, volatile) for v in value]
     return value
+
+
+KILL = """#!/bin/sh
+pid=$("{python}" -m hookd status --json | "{python}" -c 'import json,sys; print(json.load(sys.stdin)["pid"])')
+echo "$pid" > "{ws}/killed.pid"
+kill -9 "$pid"
+"""
+"""The tool call of the killed-daemon cases: it kills the daemon serving the session."""
+
+
+KILL_COMMAND = "sh {ws}/kill-hookd.sh && touch {ws}/ran"
+"""The tool command that runs it, then marks that the tool ran."""
+
+
+def write_kill_script(ws: Path) -> None:
+    (ws / "kill-hookd.sh").write_text(KILL.format(python=sys.executable, ws=ws))
+
+
+@asynccontextmanager
+async def from_cold(places: dict[str, Path], socket: Path) -> AsyncIterator[dict[str, str]]:
+    """No daemon runs: the relay inside the agent starts one (the workspace allowed
+    first). Yields the environment the agent needs; stops whatever daemon runs then."""
+    env = {"PATH": os.environ["PATH"], "HOME": str(places["home"]), "LANG": "C.UTF-8",
+           "HOOKD_SOCKET": str(socket)}  # fmt: skip
+    allowed = await _hookd(env, "allow", str(places["ws"]))
+    assert allowed.returncode == 0, allowed.stderr
+    try:
+        yield {"HOOKD_SOCKET": str(socket)}
+    finally:
+        await _hookd(env, "shutdown")
+
+
+async def serving_pid(socket: Path) -> int:
+    """The pid of the daemon answering on ``socket``."""
+    done = await _hookd({**os.environ, "HOOKD_SOCKET": str(socket)}, "status", "--json")
+    pid: int = json.loads(done.stdout)["pid"]
+    return pid
+
+
+async def _hookd(env: dict[str, str], *args: str) -> Any:
+    return await trio.run_process([sys.executable, "-m", "hookd", *args], env=env,
+                                  capture_stdout=True, capture_stderr=True, check=False)  # fmt: skip
