@@ -18,13 +18,12 @@ ignores in a file (a handler that is not a command, an invalid matcher), stay as
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from ..dialects import augment, relay_entries
-from ..errors import UserError
 from ..model import Source
-from .file_edits import Plan, dump_settings, read_settings
+from .file_edits import Plan, dump_settings, handed_over, read_settings
+from .file_edits import hooks_section as _hooks
 
 SCOPES = {"user": "user", "project": "workspace", "local": "workspace-local"}
 """``--scope`` -> the layer of the settings file it names."""
@@ -75,11 +74,7 @@ def adopt(agent_file: str, owned_file: str) -> Plan:
     for event, groups in _relay_groups(_hooks(owned, owned_file)).items():
         kept.setdefault(event, []).extend(groups)
     agent["hooks"] = kept
-    notes.insert(0, f"{moved} hook(s) handed to hookd from {agent_file}" if moved
-                 else f"no hooks to hand over in {agent_file}")  # fmt: skip
-    if moved and os.sep + ".hookd" + os.sep in owned_file:
-        notes.append("the project's hooks now live in the workspace's .hookd folder: run "
-                     "'hookd allow' there so that hookd runs them")  # fmt: skip
+    notes[:0] = handed_over(moved, agent_file, owned_file)
     return Plan(
         writes={owned_file: (owned_text, dump_settings(owned)),
                 agent_file: (agent_text, dump_settings(agent))},
@@ -180,14 +175,6 @@ def _is_relay(handler: Any) -> bool:
     return isinstance(handler, dict) and relay_entries.is_relay_command(
         str(handler.get("command", ""))
     )
-
-
-def _hooks(settings: dict[str, Any], path: str) -> dict[str, list[dict[str, Any]]]:
-    hooks = settings.get("hooks", {})
-    if not isinstance(hooks, dict) or not all(isinstance(g, list) for g in hooks.values()):
-        raise UserError(f"{path}: \"hooks\" is not an object of lists; fix it first (hookd "
-                        "changes nothing in a file it cannot read)")  # fmt: skip
-    return {event: [g for g in groups if isinstance(g, dict)] for event, groups in hooks.items()}
 
 
 ACTIONS = {"adopt": adopt, "unadopt": unadopt, "install": install, "uninstall": uninstall}

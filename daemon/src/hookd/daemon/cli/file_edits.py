@@ -84,6 +84,18 @@ def carry_out(plan: Plan, dry_run: bool) -> None:
             print(f"hookd: {_describe(step).splitlines()[0]}")
 
 
+def handed_over(moved: int, source: str, owned: str) -> list[str]:
+    """What ``adopt`` says of one settings file: how many hooks moved, and that a
+    project's hooks now need ``hookd allow``."""
+    if not moved:
+        return [f"no hooks to hand over in {source}"]
+    notes = [f"{moved} hook(s) handed to hookd from {source}"]
+    if os.sep + ".hookd" + os.sep in owned:
+        notes.append("the project's hooks now live in the workspace's .hookd folder: run "
+                     "'hookd allow' there so that hookd runs them")  # fmt: skip
+    return notes
+
+
 def differ(old: str | None, new: str) -> bool:
     """Whether writing ``new`` changes what the settings file says (formatting alone does
     not count: a file hookd has nothing to change in is left as its owner wrote it)."""
@@ -186,6 +198,15 @@ def read_settings(path: str) -> tuple[dict[str, Any], str | None]:
     if not isinstance(data, dict):
         raise UserError(f"{path}: the top level must be a JSON object")
     return data, text
+
+
+def hooks_section(settings: dict[str, Any], path: str) -> dict[str, list[dict[str, Any]]]:
+    """A settings file's ``hooks``: event -> matcher groups (objects only)."""
+    hooks = settings.get("hooks", {})
+    if not isinstance(hooks, dict) or not all(isinstance(g, list) for g in hooks.values()):
+        raise UserError(f"{path}: \"hooks\" is not an object of lists of matcher groups; fix it "
+                        "first (hookd changes nothing in a file it cannot read)")  # fmt: skip
+    return {event: [g for g in groups if isinstance(g, dict)] for event, groups in hooks.items()}
 
 
 def dump_settings(settings: dict[str, Any]) -> str:

@@ -29,10 +29,10 @@ from typing import Any
 
 from ..dialects.claude import dialect as claude
 from ..dialects.claude import rules
-from ..errors import UserError
 from . import adopt_augment, adopt_folders
-from .file_edits import Plan, carry_out
+from .file_edits import Plan, carry_out, handed_over
 from .file_edits import dump_settings as _dump
+from .file_edits import hooks_section as _hooks
 from .file_edits import read_settings as _read
 
 RELAY_COMMAND = "hookd-relay claude"
@@ -82,11 +82,7 @@ def adopt(agent_file: str, owned_file: str) -> Plan:
             if stay:
                 kept.setdefault(event, []).append({**group, "hooks": stay})
     agent["hooks"] = kept
-    notes.insert(0, f"{moved} hook(s) handed to hookd from {agent_file}" if moved
-                 else f"no hooks to hand over in {agent_file}")  # fmt: skip
-    if moved and os.sep + ".hookd" + os.sep in owned_file:
-        notes.append("the project's hooks now live in the workspace's .hookd folder: run "
-                     "'hookd allow' there so that hookd runs them")  # fmt: skip
+    notes[:0] = handed_over(moved, agent_file, owned_file)
     _relay_entries(agent, owned)
     return Plan({owned_file: (owned_text, _dump(owned)), agent_file: (agent_text, _dump(agent))},
                 notes)  # fmt: skip
@@ -203,14 +199,6 @@ def _add_group(settings: dict[str, Any], event: str, group: dict[str, Any]) -> N
         return
     present = same.get("hooks", [])
     same["hooks"] = [*present, *(h for h in group.get("hooks", []) if h not in present)]
-
-
-def _hooks(settings: dict[str, Any], path: str) -> dict[str, list[dict[str, Any]]]:
-    hooks = settings.get("hooks", {})
-    if not isinstance(hooks, dict) or not all(isinstance(g, list) for g in hooks.values()):
-        raise UserError(f"{path}: \"hooks\" is not an object of lists of matcher groups; fix it "
-                        "first (hookd changes nothing in a file it cannot read)")  # fmt: skip
-    return {event: [g for g in groups if isinstance(g, dict)] for event, groups in hooks.items()}
 
 
 ACTIONS = {"adopt": adopt, "unadopt": unadopt, "install": install, "uninstall": uninstall}

@@ -88,17 +88,11 @@ def sources(home: str, system_root: str, roots: Sequence[str]) -> list[Source]:
     come first, from the fire), each followed by the hookd-owned folder of the hooks
     adopted from it. Only ``<Documents>/Cline/Hooks`` is global: cline 2.18.0 never reads
     the documented ``~/Documents/Cline/Rules/Hooks``."""
-    folders: list[tuple[str, str, str | None]] = [
-        ("global", os.path.join(documents_folder(home), "Cline", "Hooks"), None)
+    folders: list[tuple[str, str | None, str]] = [
+        ("global", None, os.path.join(documents_folder(home), "Cline", "Hooks"))
     ]
-    folders += [("workspace", os.path.join(root, ".clinerules", "hooks"), root) for root in roots]
-    found = []
-    for layer, folder, root in folders:
-        found.append(Source(DIALECT, layer, folder, "hookdir", root))
-        adopted = relay_entries.adopted_folder(home, root, folder)
-        found.append(Source(DIALECT, layer, adopted, "hookdir", root, adopted=True,
-                            adopted_from=folder))  # fmt: skip
-    return found
+    folders += [("workspace", root, os.path.join(root, ".clinerules", "hooks")) for root in roots]
+    return relay_entries.with_adopted(DIALECT, home, folders)
 
 
 def documents_folder(home: str) -> str:

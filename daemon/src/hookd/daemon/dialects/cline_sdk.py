@@ -103,13 +103,7 @@ def sources(home: str, system_root: str, roots: Sequence[str]) -> list[Source]:
     for root in roots:
         places.append(("workspace", root, os.path.join(root, ".clinerules", "hooks")))
         places.append(("workspace", root, os.path.join(root, ".cline", "hooks")))
-    found = []
-    for layer, place, folder in places:
-        found.append(Source(DIALECT, layer, folder, "hookdir", place))
-        adopted = relay_entries.adopted_folder(home, place, folder)
-        found.append(Source(DIALECT, layer, adopted, "hookdir", place, adopted=True,
-                            adopted_from=folder))  # fmt: skip
-    return found
+    return relay_entries.with_adopted(DIALECT, home, places)
 
 
 def load(source: Source) -> Loaded:

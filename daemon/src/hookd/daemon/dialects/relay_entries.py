@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Sequence
 
-from ..model import FireRequest, Source
+from ..model import Dialect, FireRequest, Source
 from ..safe_read import read_head
 from ..statcache import StatCache
 
@@ -49,6 +50,19 @@ def adopted_folder(home: str, root: str | None, folder: str) -> str:
     if relative.startswith(os.pardir):
         relative = folder.lstrip(os.sep)  # a folder outside the home: its whole path
     return os.path.join(owned_folder(home, "cline", root), relative)
+
+
+def with_adopted(
+    dialect: Dialect, home: str, folders: Sequence[tuple[str, str | None, str]]
+) -> list[Source]:
+    """A Cline runner's hook folders (layer, root, path) in its order, each followed by
+    the hookd-owned folder of the hooks adopted from it."""
+    found = []
+    for layer, root, folder in folders:
+        found.append(Source(dialect, layer, folder, "hookdir", root))
+        found.append(Source(dialect, layer, adopted_folder(home, root, folder), "hookdir", root,
+                            adopted=True, adopted_from=folder))  # fmt: skip
+    return found
 
 
 def is_relay_command(command: str) -> bool:
