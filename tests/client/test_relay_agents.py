@@ -176,6 +176,25 @@ async def test_an_augment_relay_group_runs_its_matchers_adopted_hooks(
                                                         ["augment", "view"]]  # fmt: skip
 
 
+async def test_a_direct_augment_fire_runs_the_adopted_hooks_and_no_relay_group(
+    rpc, settings, workspace, tmp_path
+) -> None:
+    """After adopt, auggie's settings file holds the relay group only: a fire that is not
+    the relay's runs the adopted hook once and never the relay (it would call itself)."""
+    out = tmp_path / "out"
+    out.mkdir()
+    script = write_executable(tmp_path / "a.sh", counting("a", out))
+    write_json(workspace / ".augment" / "settings.json", {"hooks": {"PreToolUse": [
+        {"matcher": ".*", "hooks": [{"type": "command", "command": str(script)}]}]}})  # fmt: skip
+    adopt("augment", settings.home, workspace, "project")
+    event = {"tool_name": "launch-process", "tool_input": {}}
+
+    result = await rpc.fire("augment", "PreToolUse", [str(workspace)], event)
+
+    assert [h["command"] for h in result["hooks"]] == [str(script)]
+    assert runs(out) == ["a"]
+
+
 # -- when hookd cannot be reached -------------------------------------------------------------
 
 
