@@ -1,17 +1,22 @@
 """What the relay costs per event, side by side in one run (issue 12).
 
-    python bench/relay.py [--samples N]
+    python bench/relay.py [--samples N] [--agents claude,cline,cline-sdk,augment]
 
-For one trivial hook (``true``) and for ten, interleaved sample by sample:
-* ``agent``: what the agent pays running its hooks itself (one ``sh -c`` per hook, the
-  hooks of an event at once, as Claude Code runs them);
-* ``relay``: what it pays with the hooks adopted: one ``hookd-relay claude`` process per
-  event, which fires through a warm daemon that runs the hooks.
+For each agent, for one trivial hook and for ten, interleaved sample by sample:
+* ``agent``: what the agent pays running its hooks itself, the way it runs them (Claude
+  Code: one ``sh -c`` per hook, all at once; Cline's original runner: the hook file
+  itself; the Cline SDK: ``sh <file>``, one after the other on a tool event; auggie: the
+  command itself without a shell, all at once);
+* ``relay``: what it pays with the hooks adopted: one relay per event, as ``hookd relay
+  install`` writes it (``hookd-relay claude``; Cline's relay file, which the agent runs
+  as it ran the hook and which execs ``hookd-relay``; ``hookd-relay augment MATCHER``),
+  which fires through a warm daemon that runs the hooks;
 * ``python start``: starting this Python and doing nothing, the floor of any Python relay.
 * ``http`` (a second table): Claude Code's http entry, one POST per event from a running
   client, beside the agent alone and the command relay.
 Ratios relay/agent are the figure, and relay minus Python's start the relay's own cost;
-milliseconds move with the machine.
+milliseconds move with the machine. Cline's original runner reads one hook per event and
+folder, so its ten hooks are ten folders, each with its own relay: one is measured.
 """
 
 from __future__ import annotations
@@ -24,82 +29,163 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 EVENT = json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Bash",
                     "tool_input": {"command": "ls"}, "cwd": "/"}).encode()  # fmt: skip
-
-
+TRUE = "#!/bin/sh\ntrue\n"
 RELAY = str(Path(sys.executable).parent / "hookd-relay")
 """The console script, as an agent runs it (``python -m`` would add runpy's import cost)."""
+HEADER = "agent      hooks  agent p50   relay p50   python start p50   relay/agent  relay-python"
+Sample = Callable[[], float]
+
+
+def _timed(run: Callable[[], object]) -> float:
+    started = time.perf_counter()
+    run()
+    return (time.perf_counter() - started) * 1000
 
 
 def _python() -> float:
     """The floor: starting this Python and doing nothing."""
-    started = time.perf_counter()
-    subprocess.run([sys.executable, "-c", "pass"], check=True)
-    return (time.perf_counter() - started) * 1000
+    return _timed(lambda: subprocess.run([sys.executable, "-c", "pass"], check=True))
 
 
-def _agent(hooks: int) -> float:
-    started = time.perf_counter()
-    running = [subprocess.Popen(["/bin/sh", "-c", "true"], stdin=subprocess.PIPE)
-               for _ in range(hooks)]  # fmt: skip
-    for process in running:
-        process.communicate(EVENT)
-    return (time.perf_counter() - started) * 1000
+def _at_once(argvs: list[list[str]], event: bytes) -> float:
+    """Hooks started together, each given the event, all awaited (Claude, auggie, Cline)."""
+
+    def run() -> None:
+        running = [subprocess.Popen(argv, stdin=subprocess.PIPE) for argv in argvs]
+        for process in running:
+            process.communicate(event)
+
+    return _timed(run)
 
 
-def _adopted(home: Path, hooks: int) -> None:
-    """``hooks`` trivial PreToolUse hooks in the hookd-owned file (``hookd adopt``'s)."""
+def _one_by_one(argvs: list[list[str]], event: bytes) -> float:
+    """Hooks run one after the other (the Cline SDK's tool events)."""
+    return _timed(lambda: [subprocess.run(argv, input=event, check=False) for argv in argvs])
+
+
+def _relay(argv: list[str], event: bytes, env: dict[str, str]) -> float:
+    def run() -> None:
+        done = subprocess.run(argv, input=event, env=env, capture_output=True, check=False)
+        if done.returncode != 0:
+            raise SystemExit(f"the relay failed: {done.stderr.decode()}")
+
+    return _timed(run)
+
+
+def _row(agent: str, hooks: int, agent_run: Sample, relay_run: Sample, samples: int) -> None:
+    relay_run()  # warm the daemon's registry
+    agent_ms, relay_ms, python_ms = [], [], []
+    for _ in range(samples):
+        agent_ms.append(agent_run())
+        relay_ms.append(relay_run())
+        python_ms.append(_python())
+    a, r, p = (statistics.median(x) for x in (agent_ms, relay_ms, python_ms))
+    print(f"{agent:<9} {hooks:>6}  {a:8.2f} ms  {r:8.2f} ms  {p:14.2f} ms  {r / a:10.2f}x  "
+          f"{r - p:8.2f} ms", flush=True)  # fmt: skip
+
+
+def _write(path: Path, text: str, mode: int = 0o644) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    path.chmod(mode)
+    return path
+
+
+def claude_figures(home: Path, ws: Path, env: dict[str, str], samples: int) -> None:
+    """Claude Code: ``sh -c`` per hook at once, or ``hookd-relay claude``."""
     adopted = home / ".config" / "hookd" / "claude" / "settings.json"
-    adopted.parent.mkdir(parents=True, exist_ok=True)
-    handlers = [{"type": "command", "command": f"true {i}"} for i in range(hooks)]
-    adopted.write_text(json.dumps({"hooks": {"PreToolUse": [{"hooks": handlers}]}}))
+    for hooks in (1, 10):
+        handlers = [{"type": "command", "command": f"true {i}"} for i in range(hooks)]
+        _write(adopted, json.dumps({"hooks": {"PreToolUse": [{"hooks": handlers}]}}))
+        argvs = [["/bin/sh", "-c", f"true {i}"] for i in range(hooks)]
+        _row("claude", hooks, partial(_at_once, argvs, EVENT),
+             partial(_relay, [RELAY, "claude"], EVENT, env), samples)  # fmt: skip
 
 
-def _relay(env: dict[str, str]) -> float:
-    started = time.perf_counter()
-    done = subprocess.run([RELAY, "claude"], input=EVENT, env=env, capture_output=True,
-                          check=False)  # fmt: skip
-    if done.returncode != 0:
-        raise SystemExit(f"the relay failed: {done.stderr.decode()}")
-    return (time.perf_counter() - started) * 1000
+def cline_figures(home: Path, ws: Path, env: dict[str, str], samples: int) -> None:
+    """Cline's original runner: the hook file, or the relay file in its place."""
+    event = json.dumps({"clineVersion": "3.82.0", "hookName": "PreToolUse", "timestamp": "1",
+                        "workspaceRoots": [str(ws)]}).encode()  # fmt: skip
+    hook = _write(ws / "agent" / "PreToolUse", TRUE, 0o755)
+    _write(ws / ".hookd" / "cline" / ".clinerules" / "hooks" / "PreToolUse", TRUE, 0o755)
+    relay = _write(ws / ".clinerules" / "hooks" / "PreToolUse",
+                   '#!/bin/sh\nexec hookd-relay cline "$0"\n', 0o755)  # fmt: skip
+    _row("cline", 1, partial(_at_once, [[str(hook)]], event),
+         partial(_relay, [str(relay)], event, env), samples)  # fmt: skip
+
+
+SDK_NAMES = ("PreToolUse", *(f"PreToolUse{ext}" for ext in (
+    ".sh", ".bash", ".zsh", ".js", ".mjs", ".cjs", ".ts", ".mts", ".py")))  # fmt: skip
+"""Ten hook files of one event in one folder (a ``#!/bin/sh`` line beats the extension)."""
+
+
+def cline_sdk_figures(home: Path, ws: Path, env: dict[str, str], samples: int) -> None:
+    """The Cline SDK: ``sh <file>`` one by one on a tool event, or the relay file."""
+    event = json.dumps({"hookName": "tool_call", "workspaceRoots": [str(ws)],
+                        "tool_call": {"name": "run_commands", "input": {}}}).encode()  # fmt: skip
+    adopted = ws / ".hookd" / "cline" / ".cline" / "hooks"
+    relay = _write(ws / ".cline" / "hooks" / "PreToolUse.sh",
+                   '#!/bin/sh\nexec hookd-relay cline-sdk "$0"\n', 0o755)  # fmt: skip
+    for hooks in (1, 10):
+        for name in SDK_NAMES:
+            (adopted / name).unlink(missing_ok=True)
+        files = [_write(adopted / name, TRUE) for name in SDK_NAMES[:hooks]]
+        argvs = [["sh", str(file)] for file in files]
+        _row("cline-sdk", hooks, partial(_one_by_one, argvs, event),
+             partial(_relay, ["sh", str(relay)], event, env), samples)  # fmt: skip
+
+
+def augment_figures(home: Path, ws: Path, env: dict[str, str], samples: int) -> None:
+    """auggie: each command at once without a shell, or ``hookd-relay augment .*``."""
+    fields = {"hook_event_name": "PreToolUse", "tool_name": "launch-process",
+              "workspace_roots": [str(ws)], "tool_input": {}}  # fmt: skip
+    event = json.dumps(fields, indent=2).encode()
+    adopted = home / ".config" / "hookd" / "augment" / "settings.json"
+    for hooks in (1, 10):
+        handlers = [{"type": "command", "command": "true", "args": [str(i)]} for i in range(hooks)]
+        _write(adopted, json.dumps({"hooks": {"PreToolUse": [{"matcher": ".*",
+                                                               "hooks": handlers}]}}))  # fmt: skip
+        argvs = [["true", str(i)] for i in range(hooks)]
+        _row("augment", hooks, partial(_at_once, argvs, event),
+             partial(_relay, [RELAY, "augment", ".*"], event, env), samples)  # fmt: skip
+
+
+FIGURES = {"claude": claude_figures, "cline": cline_figures, "cline-sdk": cline_sdk_figures,
+           "augment": augment_figures}  # fmt: skip
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--samples", type=int, default=60)
+    parser.add_argument("--agents", default=",".join(FIGURES), help="comma-separated")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="hkrelay") as tmp:
-        home, sock = Path(tmp) / "home", str(Path(tmp) / "hookd.sock")
-        env = {**os.environ, "HOME": str(home), "HOOKD_SOCKET": sock, "HOOKD_NO_SPAWN": "1"}
-        serve = ["--socket", sock, "serve", "--home", str(home), "--log-level", "error"]
+        home, ws, sock = Path(tmp) / "home", Path(tmp) / "ws", str(Path(tmp) / "hookd.sock")
+        env = {**os.environ, "HOME": str(home), "HOOKD_SOCKET": sock, "HOOKD_NO_SPAWN": "1",
+               "PATH": f"{Path(RELAY).parent}:{os.environ['PATH']}"}  # fmt: skip
+        serve = ["--socket", sock, "serve", "--home", str(home), "--log-level", "error",
+                 "--trust-all"]  # fmt: skip
         daemon = subprocess.Popen([sys.executable, "-m", "hookd", *serve], env=env)
         try:
             for _ in range(200):
                 if os.path.exists(sock):
                     break
                 time.sleep(0.05)
-            print("hooks  agent p50   relay p50   python start p50   relay/agent  relay-python")
-            for hooks in (1, 10):
-                _adopted(home, hooks)
-                _relay(env)  # warm the registry
-                agent, relay, python = [], [], []
-                for _ in range(args.samples):
-                    agent.append(_agent(hooks))
-                    relay.append(_relay(env))
-                    python.append(_python())
-                a, r, p = (statistics.median(x) for x in (agent, relay, python))
-                print(
-                    f"{hooks:>5}  {a:8.2f} ms  {r:8.2f} ms  {p:14.2f} ms  {r / a:10.2f}x  "
-                    f"{r - p:8.2f} ms"
-                )
+            print(HEADER)
+            for agent in args.agents.split(","):
+                FIGURES[agent](home, ws, env, args.samples)
         finally:
             subprocess.run([sys.executable, "-m", "hookd", "--socket", sock, "shutdown"],
                            env=env, capture_output=True, check=False)  # fmt: skip
             daemon.wait(30)
-    http_entry(args.samples)
+    if "claude" in args.agents.split(","):
+        http_entry(args.samples)
     return 0
 
 
@@ -117,7 +203,8 @@ def http_entry(samples: int) -> None:
         config = Path(tmp) / "hookd.toml"
         config.write_text(f"http_entry = true\nhttp_port = {port}\n"
                           f"state_dir = {json.dumps(tmp)}\nlog_level = \"error\"\n")  # fmt: skip
-        env = {**os.environ, "HOME": str(home), "HOOKD_SOCKET": sock, "HOOKD_NO_SPAWN": "1"}
+        env = {**os.environ, "HOME": str(home), "HOOKD_SOCKET": sock, "HOOKD_NO_SPAWN": "1",
+               "PATH": f"{Path(RELAY).parent}:{os.environ['PATH']}"}  # fmt: skip
         daemon = _start_ready(["--socket", sock, "serve", "--home", str(home), "--config",
                                str(config)], env, Path(tmp))  # fmt: skip
         try:
@@ -127,12 +214,15 @@ def http_entry(samples: int) -> None:
                     f"Content-Length: {len(EVENT)}\r\n\r\n").encode() + EVENT  # fmt: skip
             print("\nhooks  agent p50   relay p50   http p50   http/agent  relay/http")
             for hooks in (1, 10):
-                _adopted(home, hooks)
+                handlers = [{"type": "command", "command": f"true {i}"} for i in range(hooks)]
+                _write(home / ".config" / "hookd" / "claude" / "settings.json",
+                       json.dumps({"hooks": {"PreToolUse": [{"hooks": handlers}]}}))  # fmt: skip
+                argvs = [["/bin/sh", "-c", f"true {i}"] for i in range(hooks)]
                 _post(port, post)  # warm the registry
                 agent, relay, http = [], [], []
                 for _ in range(samples):
-                    agent.append(_agent(hooks))
-                    relay.append(_relay(env))
+                    agent.append(_at_once(argvs, EVENT))
+                    relay.append(_relay([RELAY, "claude"], EVENT, env))
                     http.append(_post(port, post))
                 a, r, h = (statistics.median(x) for x in (agent, relay, http))
                 print(f"{hooks:>5}  {a:8.2f} ms  {r:8.2f} ms  {h:7.2f} ms  {h / a:9.2f}x  "

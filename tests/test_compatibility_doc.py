@@ -85,7 +85,7 @@ def _collected() -> dict[str, list[tuple[str, str]]]:
     """Every collected test per file: (function name, parameter id or "")."""
     run = subprocess.run(
         [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
-         "tests/conformance", "tests/daemon", "tests/cli", "tests/agents"],
+         "tests/conformance", "tests/daemon", "tests/cli", "tests/client", "tests/agents"],
         cwd=REPO, capture_output=True, text=True, check=False,
     )  # fmt: skip
     nodes: dict[str, list[tuple[str, str]]] = {}

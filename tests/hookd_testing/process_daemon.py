@@ -9,7 +9,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,10 +47,14 @@ def _toml(config: dict[str, Any]) -> str:
 
 @contextmanager
 def process_daemon(
-    tmp: Path, config: dict[str, Any] | None = None, prefix: Sequence[str] = ()
+    tmp: Path,
+    config: dict[str, Any] | None = None,
+    prefix: Sequence[str] = (),
+    env: Mapping[str, str] | None = None,
 ) -> Iterator[ProcessDaemon]:
-    """Start ``hookd serve`` (optionally under ``prefix``, e.g. ``prlimit ...``), wait
-    until it answers ``status`` (deadline 30 s), stop it at the end (SIGKILL if need be)."""
+    """Start ``hookd serve`` (optionally under ``prefix``, e.g. ``prlimit ...``, and with
+    ``env`` instead of the test's environment), wait until it answers ``status``
+    (deadline 30 s), stop it at the end (SIGKILL if need be)."""
     home = tmp / "home"
     home.mkdir(exist_ok=True)
     short = Path(os.path.realpath("/tmp")) / f"hk{os.getpid()}-{time.monotonic_ns() % 10**9}"
@@ -64,9 +68,9 @@ def process_daemon(
     argv = [*prefix, sys.executable, "-m", "hookd", "--socket", socket_path, "serve",
             "--config", str(config_path), "--home", str(home),
             "--system-root", str(tmp / "system"), "--log-format", "json"]  # fmt: skip
-    env = {**os.environ, "HOME": str(home)}
     with log.open("wb") as log_file:
-        process = subprocess.Popen(argv, stdout=log_file, stderr=log_file, env=env)
+        process = subprocess.Popen(argv, stdout=log_file, stderr=log_file,
+                                   env={**(os.environ if env is None else env), "HOME": str(home)})  # fmt: skip
     daemon = ProcessDaemon(process, socket_path, home, log)
     try:
         deadline = time.monotonic() + 30

@@ -113,14 +113,16 @@ def _turns(case: Case, ws: Path) -> dict[str, Any]:
                       {"text": "done"}, {"text": "done again"}]}  # fmt: skip
 
 
-async def _run_agent(case: Case, places: dict[str, Path], auggie: str) -> dict[str, Any]:
+async def _run_agent(
+    case: Case, places: dict[str, Path], auggie: str, env: dict[str, str] | None = None
+) -> dict[str, Any]:
     from agents.harness.netns import netns_argv
 
     args = [f"--plugin-dir={places['plugin']}"] if "plugin" in _layers(case) else []
     run = {
         "auggie": auggie, "home": str(places["home"]), "project": str(places["ws"]),
         "prompt": f"case:{case.id} do the task", "turns": _turns(case, places["ws"]),
-        "env": {"HOOK_OUT": str(places["agent"])}, "timeout": 90, "args": args,
+        "env": {"HOOK_OUT": str(places["agent"]), **(env or {})}, "timeout": 90, "args": args,
     }  # fmt: skip
     (places["run"] / "run.json").write_text(json.dumps(run))
     argv = netns_argv([sys.executable, str(HARNESS / "drive_augment.py"), str(places["run"])])

@@ -6,7 +6,6 @@ hook must run exactly as often, with the same stdin bytes."""
 from __future__ import annotations
 
 import json
-import os
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -15,8 +14,9 @@ from typing import Any
 import pytest
 import trio
 
-from agents.claude.cases import CASES, Case
-from agents.claude.test_claude_agent import _run_agent, _runs, _setup
+from agents.claude.cases import CASES, Case, Hook, specific
+from agents.claude.test_claude_agent import _group, _run_agent, _runs, _setup, _write_script
+from agents.harness.relayed import KILL_COMMAND, from_cold, serving_pid, write_kill_script
 from hookd.daemon.app import serve
 from hookd.daemon.settings import Settings
 from hookd_testing import RpcClient
@@ -126,20 +126,11 @@ async def test_the_relay_starts_hookd_when_none_runs(
     plain = await _run_agent(case, _setup(case, tmp_path / "plain"), claude_bin)
     places = _setup(case, tmp_path / "relayed")
     await _adopt(places)
-    env = {"PATH": os.environ["PATH"], "HOME": str(places["home"]), "LANG": "C.UTF-8",
-           "HOOKD_SOCKET": str(short_dir / "hookd.sock")}  # fmt: skip
-    allowed = await trio.run_process([sys.executable, "-m", "hookd", "allow", str(places["ws"])],
-                                     env=env, capture_stdout=True, capture_stderr=True)  # fmt: skip
-    assert allowed.returncode == 0
-    try:
-        relayed = await _run_agent(case, places, claude_bin,
-                                   env={"HOOKD_SOCKET": env["HOOKD_SOCKET"]})  # fmt: skip
-        assert _observed(relayed) == _observed(plain)
-        assert "no rm here" in json.dumps(relayed["requests"])
+    async with from_cold(places, short_dir / "hookd.sock") as env:
+        relayed = await _run_agent(case, places, claude_bin, env=env)
         assert (short_dir / "hookd.sock").exists()  # the daemon the relay started still runs
-    finally:
-        await trio.run_process([sys.executable, "-m", "hookd", "shutdown"], env=env,
-                               capture_stdout=True, capture_stderr=True, check=False)  # fmt: skip
+    assert _observed(relayed) == _observed(plain)
+    assert "no rm here" in json.dumps(relayed["requests"])
 
 
 @pytest.mark.parametrize(("policy", "tool_runs"), [("continue", True), ("block", False)])
@@ -159,3 +150,34 @@ async def test_an_unreachable_hookd_follows_the_relay_policy(
 
     assert relayed["ran"] is tool_runs
     assert ("hookd is not running" in json.dumps(relayed["requests"])) is not tool_runs
+
+
+async def test_a_daemon_killed_mid_session_is_started_again_by_the_next_event(
+    claude_bin: str, netns: None, short_dir: Path, tmp_path: Path
+) -> None:
+    """The relay starts hookd for PreToolUse; the tool call itself kills that daemon
+    (kill -9); the relay of the next event, PostToolUse, finds no daemon, starts one,
+    and the session goes on: the PostToolUse hook runs once and its context reaches the
+    model."""
+    case = Case("relay-daemon-killed", "a daemon killed between two events", (Hook("a"),),
+                tool_command=KILL_COMMAND)  # fmt: skip
+    places = _setup(case, tmp_path / "relayed")
+    write_kill_script(places["ws"])
+    after = Hook("p", stdout=specific("PostToolUse", additionalContext="after the restart"))
+    script = _write_script(places["hooks"] / "p.sh", after, places)
+    settings_file = places["ws"] / ".claude" / "settings.json"
+    project = json.loads(settings_file.read_text())
+    project["hooks"]["PostToolUse"] = [_group(case, after, str(script), places)]
+    settings_file.write_text(json.dumps(project))
+    await _adopt(places)
+
+    async with from_cold(places, short_dir / "hookd.sock") as env:
+        relayed = await _run_agent(case, places, claude_bin, env=env)
+        pid = await serving_pid(short_dir / "hookd.sock")
+
+    assert relayed["ran"]
+    assert pid != int((places["ws"] / "killed.pid").read_text())  # another daemon serves
+    assert "after the restart" in json.dumps(relayed["requests"])
+    assert {hook: len(runs) for hook, runs in _runs(places["agent"]).items()} == {"a": 1, "p": 1}
+    log = (short_dir / "hookd.log").read_text()
+    assert log.count("starting") == 2, log

@@ -176,3 +176,26 @@ class Compared:
     def check(self, ok: bool, text: str) -> None:
         if not ok:
             self.problems.append(text)
+
+
+def relayed_like_plain(
+    plain: dict[str, Any], relayed: dict[str, Any], hooks: tuple[Hook, ...]
+) -> list[str]:
+    """Where the relayed run of a case did otherwise than the plain one (empty: the same):
+    whether the tool ran (or its rewritten input), how many requests reached the model,
+    and which of the hooks' answers it was sent."""
+    c = Compared()
+    for key in ("ran", "rewritten"):
+        c.check(relayed[key] == plain[key], f"{key}: plain {plain[key]}, relayed {relayed[key]}")
+    c.check(len(relayed["requests"]) == len(plain["requests"]), "another number of requests")
+    plain_text = "\n".join(strings(plain["requests"]))
+    relayed_text = "\n".join(strings(relayed["requests"]))
+    for hook in hooks:
+        try:
+            said = [s for s in strings(json.loads(hook.stdout)) if len(s) > 3]
+        except ValueError:
+            said = []
+        for text in said:
+            c.check((text in relayed_text) == (text in plain_text), f"{text!r} reached the "
+                    f"model in one run only")  # fmt: skip
+    return c.problems

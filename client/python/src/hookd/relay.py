@@ -1,17 +1,21 @@
 """``hookd-relay``: a hook entry inside an agent that hands the agent's event to hookd.
 
-    hookd-relay claude      (the entry ``hookd relay install --agent claude`` writes)
+    hookd-relay claude              (the entries ``hookd relay install`` writes)
+    hookd-relay cline "$0"          (a Cline relay file names itself: it stands for its
+    hookd-relay cline-sdk "$0"       folder; either runner may run it, told apart by its event)
+    hookd-relay augment [MATCHER]   (an Augment relay group names its matcher)
 
 It reads the event the agent writes on stdin, fires it with ``relay: true`` (hookd then
-runs only the hooks handed to it with ``hookd adopt``: the agent runs its own, so every
-hook runs exactly once), and answers as one of the agent's hooks would. The hooks see the
-agent's environment: the relay forwards its own, less hookd's service variables.
+runs only the hooks handed to it with ``hookd adopt`` that this entry stands for: the
+agent runs its own, so every hook runs exactly once), and answers as one of the agent's
+hooks would: the stdout, stderr and exit code that agent reads (``_AGENTS``). The hooks
+see the agent's environment: the relay forwards its own, less hookd's service variables.
 
 When no daemon answers, the relay starts one (``hookd serve``, detached; a lock keeps two
 relays from starting two; ``HOOKD_NO_SPAWN=1`` turns that off). When hookd still cannot
 be reached, ``HOOKD_RELAY_ON_ERROR`` decides: ``continue`` (the default: what the agent
-does with a failing hook, exit 1, the action goes on) or ``block`` (exit 2: the action an
-event guards is blocked). Either way one line on stderr says what to do.
+does with a failing hook, the action goes on) or ``block`` (the action an event guards is
+blocked). Either way one line on stderr says what to do.
 
 Standard library only, and only ``json``, ``os`` and ``socket`` on the way of an event
 (it starts on every event): about the cost of starting Python (``bench/relay.py``).
@@ -26,15 +30,16 @@ import sys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs milliseconds at start-up, on every event
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Callable, Mapping, Sequence
     from typing import Any
 
-AGENTS = ("claude",)
-"""The agents whose hook contract the relay answers (more follow with their harnesses)."""
+    Answer = tuple[str, str, int]
+    """What the relay writes: stdout, stderr, exit code."""
+
 ON_ERROR_ENV = "HOOKD_RELAY_ON_ERROR"
 NO_SPAWN_ENV = "HOOKD_NO_SPAWN"
 SPAWN_WAIT_S = 10.0
-_SERVICE_PREFIXES = ("HOOKD_", "LISTEN_", "NOTIFY_SOCKET", "WATCHDOG_")
+SERVICE_PREFIXES = ("HOOKD_", "LISTEN_", "NOTIFY_SOCKET", "WATCHDOG_")
 """hookd's and the service manager's own variables: not the agent's world."""
 _NOT_RUNNING = frozenset({2, 111, 20})  # ENOENT, ECONNREFUSED, ENOTDIR
 
@@ -47,49 +52,211 @@ class NotRunning(RelayError):
     """Nothing listens on the socket."""
 
 
+# -- what each agent sends and reads ------------------------------------------------------
+
+
+class Agent:
+    """One agent's side of the relay: where its event names itself and its workspace,
+    what the relay entry's argument means, and how a hook answers it."""
+
+    __slots__ = ("answer", "entry", "event_key", "failing", "roots", "runner")
+
+    def __init__(
+        self,
+        event_key: str,
+        roots: Callable[[dict[str, Any], Mapping[str, str]], list[str]],
+        answer: Callable[[dict[str, Any]], Answer],
+        failing: Callable[[str, bool], Answer],
+        entry: Callable[[str], str] | None = None,
+        runner: Callable[[dict[str, Any]], str] | None = None,
+    ) -> None:
+        self.event_key = event_key
+        """The payload field naming the event."""
+        self.roots = roots
+        self.answer = answer
+        """hookd's result -> what the agent reads from one hook."""
+        self.failing = failing
+        """(message, block?) -> the answer when hookd cannot be reached."""
+        self.entry = entry
+        """The relay entry's argument -> ``relayEntry`` (None: the entry takes none)."""
+        self.runner = runner
+        """The event -> the agent that sent it, where one relay entry serves two."""
+
+
+def _native_json(result: dict[str, Any]) -> Answer:
+    """The combined outcome as one hook's JSON answer, exit 0 (an empty answer: nothing)."""
+    native = result.get("native") or {}
+    return (json.dumps(native) if native else "", "", 0)
+
+
+def _claude_roots(payload: dict[str, Any], environ: Mapping[str, str]) -> list[str]:
+    return [environ.get("CLAUDE_PROJECT_DIR") or _text(payload.get("cwd")) or os.getcwd()]
+
+
+def _listed_roots(key: str, variable: str | None = None) -> Callable[..., list[str]]:
+    """Roots from a payload list (Cline's ``workspaceRoots``, auggie's ``workspace_roots``),
+    else the agent's variable, else the payload's ``cwd``, else the working folder."""
+
+    def roots(payload: dict[str, Any], environ: Mapping[str, str]) -> list[str]:
+        listed = payload.get(key)
+        if isinstance(listed, list):
+            found = [r for r in listed if isinstance(r, str) and r]
+            if found:
+                return found
+        fallback = environ.get(variable) if variable else None
+        return [fallback or _text(payload.get("cwd")) or os.getcwd()]
+
+    return roots
+
+
+def _text(value: object) -> str | None:
+    return value if isinstance(value, str) and value else None
+
+
+def _exit_codes(message: str, block: bool) -> Answer:
+    """Claude Code and auggie: exit 1 is a failing hook (the action goes on), exit 2
+    blocks the action with stderr as the reason."""
+    return ("", message, 2 if block else 1)
+
+
+def _cline_failed(result: dict[str, Any]) -> str | None:
+    """A relayed hook that failed as Cline counts it (exit code not 0, killed, timed out,
+    could not start): cline 2.18.0 then drops every hook's answer for the event
+    (``Promise.all``), the agent's own hooks' too, so the relay fails as well."""
+    for hook in result.get("hooks") or ():
+        error = hook.get("error") or ""
+        code = hook.get("exitCode")
+        if hook.get("timedOut") or (code not in (0, None)) or error.startswith("could not"):
+            return error or f"{hook.get('source')} exited with code {code}"
+    return None
+
+
+def _cline_answer(result: dict[str, Any]) -> Answer:
+    native = result.get("native") or {}
+    answered = native.get("cancel") or native.get("contextModification")
+    failure = _cline_failed(result)
+    if failure and not answered:
+        return ("", f"hookd-relay: {failure}", 1)
+    return (json.dumps(native), "", 0)
+
+
+def _cline_failing(message: str, block: bool) -> Answer:
+    """A failing Cline hook (exit 1) lets the action go on; only a ``cancel`` blocks."""
+    if not block:
+        return ("", message, 1)
+    answer = {"cancel": True, "contextModification": "", "errorMessage": message}
+    return (json.dumps(answer), message, 0)
+
+
+def _sdk_failing(message: str, block: bool) -> Answer:
+    """The SDK reads a hook's stdout whatever its exit code: only a ``cancel`` blocks."""
+    if not block:
+        return ("", message, 1)
+    return (json.dumps({"cancel": True, "errorMessage": message}), message, 0)
+
+
+def _folder(argument: str) -> str:
+    """A Cline relay file passes its own path (``"$0"``): it stands for its folder."""
+    return os.path.dirname(os.path.abspath(argument))
+
+
+def _same(argument: str) -> str:
+    return argument
+
+
+SDK_HOOK_NAMES = frozenset({
+    "tool_call", "tool_result", "agent_start", "agent_resume", "agent_abort", "agent_end",
+    "agent_error", "prompt_submit", "pre_compact", "session_shutdown",
+})  # fmt: skip
+"""The ``hookName`` values of the Cline SDK's events (the original runner sends the
+event's own name, ``PreToolUse``)."""
+
+
+def _cline_runner(payload: dict[str, Any]) -> str:
+    """Both Cline runners read ``.clinerules/hooks``, so both run a relay file there:
+    which one sent this event."""
+    return "cline-sdk" if payload.get("hookName") in SDK_HOOK_NAMES else "cline"
+
+
+_AGENTS: dict[str, Agent] = {
+    "claude": Agent("hook_event_name", _claude_roots, _native_json, _exit_codes),
+    "cline": Agent("hookName", _listed_roots("workspaceRoots"), _cline_answer, _cline_failing,
+                   entry=_folder, runner=_cline_runner),
+    "cline-sdk": Agent("hookName", _listed_roots("workspaceRoots"), _native_json, _sdk_failing,
+                       entry=_folder, runner=_cline_runner),
+    "augment": Agent("hook_event_name", _listed_roots("workspace_roots", "AUGMENT_PROJECT_DIR"),
+                     _native_json, _exit_codes, entry=_same),
+}  # fmt: skip
+AGENTS = tuple(_AGENTS)
+"""The agents whose hook contract the relay answers."""
+
+
+# -- the relay ------------------------------------------------------------------------------
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
-    if len(args) != 1 or args[0] not in AGENTS:
-        print(f"usage: hookd-relay AGENT   (AGENT: {', '.join(AGENTS)}); the agent runs it as "
-              "a hook, with the event on stdin", file=sys.stderr)  # fmt: skip
+    agent = _AGENTS.get(args[0]) if args else None
+    if agent is None or len(args) > (2 if agent.entry else 1):
+        print(f"usage: hookd-relay AGENT [ENTRY]   (AGENT: {', '.join(AGENTS)}); the agent runs "
+              "it as a hook, with the event on stdin ('hookd relay install' writes it)",
+              file=sys.stderr)  # fmt: skip
         return 2
-    on_error = os.environ.get(ON_ERROR_ENV, "continue")
+    entry = agent.entry(args[1]) if agent.entry and len(args) > 1 else None
+    policy = "block" if os.environ.get(ON_ERROR_ENV) == "block" else "continue"
+    block = policy == "block"
     try:
-        payload = _read_event(sys.stdin.buffer.read())
-        result = relay(args[0], payload, os.environ)
+        payload = _read_event(sys.stdin.buffer.read(), agent.event_key)
+        name = agent.runner(payload) if agent.runner else args[0]
+        agent = _AGENTS[name]
+        result = relay(name, payload, os.environ, entry)
+        stdout, stderr, code = agent.answer(result)
     except RelayError as exc:
-        verdict = "blocking" if on_error == "block" else "letting the action go on"
-        print(f"hookd-relay: {exc} ({verdict}: {ON_ERROR_ENV}={on_error})", file=sys.stderr)
-        return 2 if on_error == "block" else 1
-    native = result.get("native") or {}
-    if native:
-        sys.stdout.write(json.dumps(native))
-    return 0
+        verdict = "blocking" if block else "letting the action go on"
+        message = f"hookd-relay: {exc} ({verdict}: {ON_ERROR_ENV}={policy})"
+        stdout, stderr, code = agent.failing(message, block)
+    if stdout:
+        sys.stdout.write(stdout)
+    if stderr:
+        print(stderr, file=sys.stderr)
+    return code
 
 
-def _read_event(raw: bytes) -> dict[str, Any]:
+def _read_event(raw: bytes, event_key: str) -> dict[str, Any]:
     try:
         payload = json.loads(raw)
     except ValueError as exc:
         raise RelayError(f"the event on stdin is not JSON ({exc})") from None
-    if not isinstance(payload, dict) or not isinstance(payload.get("hook_event_name"), str):
-        raise RelayError("the event on stdin has no hook_event_name: is this run by the agent?")
+    if not isinstance(payload, dict) or not isinstance(payload.get(event_key), str):
+        raise RelayError(f"the event on stdin has no {event_key}: is this run by the agent?")
     return payload
 
 
-def relay(agent: str, payload: dict[str, Any], environ: Mapping[str, str]) -> dict[str, Any]:
+def agent_environment(environ: Mapping[str, str]) -> dict[str, str]:
+    """The caller's environment as its hooks should see it: hookd's and the service
+    manager's own variables left out (``hookd fire`` forwards the same)."""
+    return {k: v for k, v in environ.items() if not k.startswith(SERVICE_PREFIXES)}
+
+
+def relay(
+    agent: str,
+    payload: dict[str, Any],
+    environ: Mapping[str, str],
+    entry: str | None = None,
+) -> dict[str, Any]:
     """Fire the agent's event through hookd (starting the daemon when none answers) and
     return the result."""
-    env = {k: v for k, v in environ.items() if not k.startswith(_SERVICE_PREFIXES)}
-    root = environ.get("CLAUDE_PROJECT_DIR") or payload.get("cwd") or os.getcwd()
-    params = {
+    facts = _AGENTS[agent]
+    params: dict[str, Any] = {
         "agent": agent,
-        "event": payload["hook_event_name"],
-        "workspaceRoots": [os.path.abspath(str(root))],
+        "event": payload[facts.event_key],
+        "workspaceRoots": [os.path.abspath(root) for root in facts.roots(payload, environ)],
         "payload": payload,
-        "env": env,
+        "env": agent_environment(environ),
         "relay": True,
     }
+    if entry is not None:
+        params["relayEntry"] = entry
     path = socket_path(environ)
     try:
         return fire(path, params)

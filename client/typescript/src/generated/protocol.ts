@@ -467,6 +467,8 @@ export interface FireParams {
   hooksDirs?: AbsolutePath[];
   /** The fire comes from `hookd-relay`, a hook entry inside the agent: hooks the agent runs itself (its own settings files and plugins) are skipped, so every hook runs exactly once; only the hooks handed to hookd (`hookd adopt`) run. Default `false`. */
   relay?: boolean;
+  /** Which relay entry fired, as `hookd-relay` names it (with `relay: true`): only the adopted hooks that entry stands for run. A Cline relay file stands for the hook folder it sits in (the agent runs one per folder), an Augment relay group for its matcher. Default: every adopted hook. */
+  relayEntry?: string;
 }
 
 /** Params of `status`: Daemon health, the registry summary, fires in flight and per-hook timings. */

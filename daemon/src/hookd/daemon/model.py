@@ -156,6 +156,9 @@ class FireRequest:
     relay: bool = False
     """The fire comes from ``hookd-relay`` inside the agent: the hooks the agent runs
     itself are not run again (only those handed to hookd with ``hookd adopt``)."""
+    relay_entry: str | None = None
+    """Which relay entry fired (``relayEntry``): only the adopted hooks it stands for run
+    (a Cline relay file stands for its folder, an Augment relay group for its matcher)."""
     failure_policy: str = "agent"
     """What a failed hook's output counts for, where the dialect has a choice (Cline's
     ``cline_failure_policy``): ``agent`` or ``strict``."""
@@ -186,6 +189,9 @@ class Source:
     adopted: bool = False
     """A hookd-owned file holding hooks handed over from the agent's own (``hookd
     adopt``): read with the same rules and layer, and the only hooks a relay fire runs."""
+    adopted_from: str | None = None
+    """For an adopted source: the agent's own file or folder its hooks came from (the
+    relay entry there stands for them)."""
 
 
 @dataclass(frozen=True, slots=True)

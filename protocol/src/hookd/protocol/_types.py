@@ -31,6 +31,7 @@ class FireParams(TypedDict):
     clientHandlers: NotRequired[list[Literal["prompt", "agent", "mcp_tool"]]]
     hooksDirs: NotRequired[list[str]]
     relay: NotRequired[bool]
+    relayEntry: NotRequired[str]
 
 
 class HookRun(TypedDict):

@@ -10,6 +10,7 @@ import sys
 from typing import Any
 
 from hookd.client import Client
+from hookd.relay import agent_environment
 
 
 def _client(args: argparse.Namespace, timeout_s: float = 30.0) -> Client:
@@ -20,6 +21,7 @@ def run_fire(args: argparse.Namespace) -> int:
     payload = _read_payload(args)
     roots = [os.path.abspath(w) for w in args.workspace] or [os.getcwd()]
     show = args.progress == "always" or (args.progress == "auto" and sys.stderr.isatty())
+    env = None if args.no_env else agent_environment(os.environ)
     with _client(args) as client:
         result = client.fire(
             args.agent,
@@ -29,6 +31,7 @@ def run_fire(args: argparse.Namespace) -> int:
             on_progress=_print_progress if show else None,
             timeout_ms=args.timeout_ms,
             slow_threshold_ms=args.slow_threshold_ms,
+            env=env,
         )
     json.dump(result, sys.stdout, indent=2)
     sys.stdout.write("\n")

@@ -72,7 +72,8 @@ def build_parser() -> argparse.ArgumentParser:
         "fire",
         help="fire an event and print the combined result",
         description="Fire EVENT for AGENT: the payload JSON (the event's fields as the agent "
-        "sends them) is read from stdin. Prints the result JSON on stdout, live progress on "
+        "sends them) is read from stdin; the hooks see this command's environment (--no-env: "
+        "the daemon's). Prints the result JSON on stdout, live progress on "
         "stderr when it is a terminal. Exits by what the agent does next (the result's "
         "action): 0 proceed, 2 block, 4 ask, 5 stop, 6 proceed then stop; 1 on error.",
     )
@@ -95,6 +96,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     fire.add_argument(
         "--no-payload", action="store_true", help="do not read stdin; send an empty payload"
+    )
+    fire.add_argument(
+        "--no-env",
+        action="store_true",
+        help="do not forward this environment to the hooks (by default they see it, as they "
+        "would under the agent: PATH, HOME, the agent's variables; less hookd's own HOOKD_* "
+        "and the service manager's); with --no-env they see the daemon's",
     )
 
     status = commands.add_parser("status", help="show the daemon's registry, fires and timings")
@@ -142,11 +150,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 _RELAY_HELP = (
-    "'hookd adopt' moves an agent's command hooks into a hookd-owned file and puts "
-    "'hookd-relay' in their place, so the agent's hooks run through hookd, each exactly once; "
-    "'hookd unadopt' gives them back. 'hookd relay install' writes the relay entries again "
-    "for what is adopted, 'uninstall' removes them. Every edit is atomic, keeps a backup "
-    "(<file>.hookd.bak) and is idempotent; --dry-run shows the diff."
+    "'hookd adopt' moves an agent's hooks (the command hooks of a settings file, or the "
+    "files of a Cline hook folder) into a hookd-owned file or folder and puts 'hookd-relay' "
+    "in their place, so the agent's hooks run through hookd, each exactly once; 'hookd "
+    "unadopt' gives them back. 'hookd relay install' writes the relay entries again for "
+    "what is adopted, 'uninstall' removes them. Every edit is atomic, keeps a backup "
+    "(<file>.hookd.bak; a moved hook file keeps its mode in hookd's folder) and is "
+    "idempotent; --dry-run shows the diff. Scopes: claude and augment user, project, local; "
+    "cline and cline-sdk user (the global folders) and project (the project's folders)."
 )
 
 
@@ -190,9 +201,10 @@ def _http_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _relay_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--agent", required=True, choices=("claude",), help="whose hooks")
+    parser.add_argument("--agent", required=True, choices=AGENTS, help="whose hooks")
     parser.add_argument("--scope", default="user", choices=("user", "project", "local"),
-                        help="which of the agent's settings files (default: user)")  # fmt: skip
+                        help="which of the agent's settings files or hook folders (default: "
+                        "user)")  # fmt: skip
     parser.add_argument("--project", metavar="DIR", help="the project (default: current folder)")
     parser.add_argument("--home", metavar="DIR", help="the home folder (default: $HOME)")
     parser.add_argument("--dry-run", action="store_true", help="show the diff, write nothing")

@@ -1,40 +1,42 @@
 """``hookd adopt`` / ``unadopt`` and ``hookd relay install`` / ``uninstall``: hand an
-agent's hooks to hookd and put the relay in their place (Claude Code for now).
+agent's hooks to hookd and put the relay in their place.
 
     hookd adopt --agent claude --scope user        # my hooks now run through hookd
     hookd unadopt --agent claude --scope user      # and back
 
-``adopt`` moves the command hooks of one of the agent's settings files into a hookd-owned
-file (``dialects.claude.adopted_path``: read with the agent's rules, at the same layer),
-then writes one relay entry (``hookd-relay claude``) per event those hooks use into the
-agent's file: the agent runs the relay, the relay's fire runs only the adopted hooks, so
-every hook runs exactly once. ``relay install`` writes the relay entries again for what is
-adopted (after you edit the hookd-owned file), ``relay uninstall`` removes them.
+``adopt`` moves the hooks of one of the agent's settings files or hook folders into a
+hookd-owned file or folder (the dialect's ``adopted_path`` / ``Source.adopted_from``: read
+with the agent's rules, at the same layer), then writes relay entries (``hookd-relay
+AGENT``) in their place: the agent runs the relay, the relay's fire runs only the adopted
+hooks, so every hook runs exactly once. ``relay install`` writes the relay entries again
+for what is adopted (after you edit the hookd-owned file), ``relay uninstall`` removes
+them. Claude Code's settings are handled here; Augment's in ``adopt_augment``, Cline's
+hook folders in ``adopt_folders``; the edits themselves in ``file_edits``.
 
 Every edit is atomic (a temporary file renamed over the old one, same mode), keeps a
-backup of the agent's file (``<file>.hookd.bak``), is idempotent, and ``--dry-run`` shows
-the diff instead. Hooks hookd cannot run for the agent stay where they are, and the command
-says why: ``async`` hooks (their answer would come after the relay returned) and handlers
-other than ``command`` (``http``, and those that need the agent's own model or MCP
-connections).
+backup of the agent's settings file (``<file>.hookd.bak``), is idempotent, and
+``--dry-run`` shows the diff instead. Hooks hookd cannot run for the agent stay where they
+are, and the command says why: ``async`` hooks (their answer would come after the relay
+returned) and handlers other than ``command`` (``http``, and those that need the agent's
+own model or MCP connections).
 """
 
 from __future__ import annotations
 
 import argparse
-import difflib
 import json
 import os
-import shutil
-import tempfile
-from dataclasses import dataclass
 from typing import Any
 
 from ..dialects.claude import dialect as claude
 from ..dialects.claude import rules
 from ..errors import UserError
 from ..settings import load_settings
-from . import relay_http
+from . import adopt_augment, adopt_folders, relay_http
+from .file_edits import Plan, carry_out, handed_over
+from .file_edits import dump_settings as _dump
+from .file_edits import hooks_section as _hooks
+from .file_edits import read_settings as _read
 
 RELAY_COMMAND = "hookd-relay claude"
 RELAY_MARGIN_S = 10.0
@@ -42,49 +44,32 @@ RELAY_MARGIN_S = 10.0
 _SCOPES = {"user": "settings.json", "project": "settings.json", "local": "settings.local.json"}
 
 
-@dataclass
-class Plan:
-    """The files one command rewrites: path -> (old text or None, new text)."""
-
-    writes: dict[str, tuple[str | None, str]]
-    notes: list[str]
-
-
 def run(args: argparse.Namespace) -> int:
     home = os.path.abspath(args.home or os.path.expanduser("~"))
     project = os.path.abspath(args.project or os.getcwd())
-    agent_file, owned_file = paths(home, args.scope, project)
     action = getattr(args, "relay_action", None) or args.command
-    if action == "install" and getattr(args, "http", False):
-        plan = install_http(agent_file, owned_file, args)
-    elif getattr(args, "on_error", "continue") != "continue":
+    http = action == "install" and getattr(args, "http", False)
+    if getattr(args, "on_error", "continue") != "continue" and not http:
         raise UserError("--on-error is for --http entries; the command relay reads "
                         "HOOKD_RELAY_ON_ERROR=block from the agent's environment")  # fmt: skip
+    if http and args.agent != "claude":
+        raise UserError(f"--http is for Claude Code's http hook entries; {args.agent} runs "
+                        "its hooks as commands: leave out --http")  # fmt: skip
+    if http:
+        plan = install_http(*paths(home, args.scope, project), args)
+    elif args.agent == "claude":
+        plan = claude_plan(action, home, args.scope, project)
+    elif args.agent == "augment":
+        plan = adopt_augment.plan(action, home, args.scope, project)
     else:
-        plan = {
-            "adopt": adopt, "unadopt": unadopt, "install": install, "uninstall": uninstall,
-        }[action](agent_file, owned_file)  # fmt: skip
-    for note in plan.notes:
-        print(f"hookd: {note}")
-    changed = {path: texts for path, texts in plan.writes.items() if _differ(*texts)}
-    if not changed:
-        print("hookd: nothing to change")
-        return 0
-    for path, (old, new) in changed.items():
-        if args.dry_run:
-            diff = difflib.unified_diff((old or "").splitlines(keepends=True),
-                                        new.splitlines(keepends=True), path, path)  # fmt: skip
-            print("".join(diff), end="")
-        else:
-            write_atomically(path, old, new)
-            print(f"hookd: wrote {path}" + (f" (backup: {path}.hookd.bak)" if old else ""))
+        plan = adopt_folders.plan(action, args.agent, home, args.scope, project, os.environ)
+    carry_out(plan, args.dry_run)
     return 0
 
 
-def _differ(old: str | None, new: str) -> bool:
-    """Whether writing ``new`` changes what the file says (formatting alone does not
-    count: a file hookd has nothing to change in is left as its owner wrote it)."""
-    return bool(json.loads(old or "{}") != json.loads(new))
+def claude_plan(action: str, home: str, scope: str, project: str) -> Plan:
+    agent_file, owned_file = paths(home, scope, project)
+    return ACTIONS[action](agent_file, owned_file)
 
 
 def paths(home: str, scope: str, project: str) -> tuple[str, str]:
@@ -109,11 +94,7 @@ def adopt(agent_file: str, owned_file: str) -> Plan:
             if stay:
                 kept.setdefault(event, []).append({**group, "hooks": stay})
     agent["hooks"] = kept
-    notes.insert(0, f"{moved} hook(s) handed to hookd from {agent_file}" if moved
-                 else f"no hooks to hand over in {agent_file}")  # fmt: skip
-    if moved and os.sep + ".hookd" + os.sep in owned_file:
-        notes.append("the project's hooks now live in the workspace's .hookd folder: run "
-                     "'hookd allow' there so that hookd runs them")  # fmt: skip
+    notes[:0] = handed_over(moved, agent_file, owned_file)
     http = relay_http.installed(agent)
     _relay_entries(agent, owned)
     if http is not None:  # the http entries stay http entries
@@ -259,55 +240,4 @@ def _add_group(settings: dict[str, Any], event: str, group: dict[str, Any]) -> N
     same["hooks"] = [*present, *(h for h in group.get("hooks", []) if h not in present)]
 
 
-def _hooks(settings: dict[str, Any], path: str) -> dict[str, list[dict[str, Any]]]:
-    hooks = settings.get("hooks", {})
-    if not isinstance(hooks, dict) or not all(isinstance(g, list) for g in hooks.values()):
-        raise UserError(f"{path}: \"hooks\" is not an object of lists of matcher groups; fix it "
-                        "first (hookd changes nothing in a file it cannot read)")  # fmt: skip
-    return {event: [g for g in groups if isinstance(g, dict)] for event, groups in hooks.items()}
-
-
-def _read(path: str) -> tuple[dict[str, Any], str | None]:
-    try:
-        with open(path, encoding="utf-8") as file:
-            text = file.read()
-    except FileNotFoundError:
-        return {}, None
-    except OSError as exc:
-        raise UserError(f"cannot read {path}: {exc.strerror}") from None
-    try:
-        data = json.loads(text) if text.strip() else {}
-    except ValueError as exc:
-        raise UserError(f"{path} is not valid JSON ({exc}); fix it first (hookd changes nothing "
-                        "in a file it cannot read)") from None  # fmt: skip
-    if not isinstance(data, dict):
-        raise UserError(f"{path}: the top level must be a JSON object")
-    return data, text
-
-
-def _dump(settings: dict[str, Any]) -> str:
-    if "hooks" in settings and not settings["hooks"]:
-        settings = {k: v for k, v in settings.items() if k != "hooks"}
-    return json.dumps(settings, indent=2, ensure_ascii=False) + "\n"
-
-
-def write_atomically(path: str, old: str | None, new: str) -> None:
-    """Write ``new`` to ``path`` through a temporary file renamed over it (same mode),
-    after copying the old file to ``<path>.hookd.bak``."""
-    folder = os.path.dirname(path)
-    os.makedirs(folder, exist_ok=True)
-    mode = 0o600
-    if old is not None:
-        shutil.copy2(path, f"{path}.hookd.bak")
-        mode = os.stat(path).st_mode & 0o777
-    fd, partial = tempfile.mkstemp(dir=folder, prefix=".hookd-", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as file:
-            file.write(new)
-            file.flush()
-            os.fsync(file.fileno())
-        os.chmod(partial, mode)
-        os.replace(partial, path)
-    except BaseException:
-        os.unlink(partial)
-        raise
+ACTIONS = {"adopt": adopt, "unadopt": unadopt, "install": install, "uninstall": uninstall}

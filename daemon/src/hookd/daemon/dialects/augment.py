@@ -46,7 +46,7 @@ from ..model import (
     Source,
     Verdict,
 )
-from . import base, windows
+from . import base, relay_entries, windows
 from .base import first_root, hook_environment
 from .settings_json import read_json_object
 
@@ -118,30 +118,35 @@ def canonical_event(event: str) -> str | None:
 
 
 def sources(home: str, system_root: str, roots: Sequence[str]) -> list[Source]:
-    found = [
-        Source(
-            DIALECT, "system", os.path.join(system_root, "etc", "augment", "settings.json"),
-            "settings",
-        ),
-        Source(DIALECT, "user", os.path.join(home, ".augment", "settings.json"), "settings"),
-    ]  # fmt: skip
-    for root in roots:
-        folder = os.path.join(root, ".augment")
-        found.append(
-            Source(
-                DIALECT, "workspace-local", os.path.join(folder, "settings.local.json"),
-                "settings", root,
-            )
-        )  # fmt: skip
-        found.append(
-            Source(DIALECT, "workspace", os.path.join(folder, "settings.json"), "settings", root)
-        )
+    """The settings files in auggie's order, each of the user's and the workspaces'
+    followed by the hookd-owned file of the hooks adopted from it (``hookd adopt``: read
+    the same way, in the same place of the order)."""
+    system = os.path.join(system_root, "etc", "augment", "settings.json")
+    found = [Source(DIALECT, "system", system, "settings")]
+    files: list[tuple[str, str, str | None]] = [("user", os.path.join(home, ".augment"), None)]
+    files += [(layer, os.path.join(root, ".augment"), root)
+              for root in roots for layer in ("workspace-local", "workspace")]  # fmt: skip
+    for layer, folder, root in files:
+        name = ADOPTED_FILES[layer]
+        path = os.path.join(folder, name)
+        found.append(Source(DIALECT, layer, path, "settings", root))
+        owned = os.path.join(relay_entries.owned_folder(home, DIALECT.value, root), name)
+        found.append(Source(DIALECT, layer, owned, "settings", root, adopted=True,
+                            adopted_from=path))  # fmt: skip
     # One file is one source: with the home folder as a workspace root, the user file is
     # also the workspace file; it is read once, in the user file's place.
     unique: dict[str, Source] = {}
     for source in found:
         unique.setdefault(source.path, source)
     return list(unique.values())
+
+
+ADOPTED_FILES = {
+    "user": "settings.json", "workspace-local": "settings.local.json",
+    "workspace": "settings.json",
+}  # fmt: skip
+"""Each layer's settings file name, the same in the hookd-owned folder
+(``~/.config/hookd/augment/``, ``<root>/.hookd/augment/``)."""
 
 
 def load(source: Source) -> Loaded:
@@ -212,6 +217,16 @@ def _from_settings(source: Source, data: Mapping[str, Any], plugin_root: str | N
         hooks.setdefault(event, []).extend(specs)
     error = f"{source.path}: " + "; ".join(problems) if problems else None
     return Loaded(hooks={e: tuple(s) for e, s in hooks.items()}, error=error)
+
+
+def event_problem(event: str, groups: object) -> str | None:
+    """Why auggie ignores ``event``'s hooks in a settings file (its schema), or None."""
+    source = Source(DIALECT, "user", "", "settings")
+    try:
+        _native_specs(source, event, groups, plugin_root=None)
+    except ValueError as exc:
+        return str(exc)
+    return None
 
 
 def _native_specs(
@@ -365,14 +380,22 @@ def select(
     """auggie's merge, then its match: groups with one matcher merge across files (in
     file order: system, user, local, workspace, plugins), a handler with the same
     ``command`` and ``args`` runs once (the first declared), and every hook of the fire
-    gets the OR of the matched groups' metadata flags (auggie builds one payload)."""
+    gets the OR of the matched groups' metadata flags (auggie builds one payload).
+
+    hookd's relay entries never run. A relay fire runs only adopted hooks (of its entry's
+    matcher), not one auggie runs itself, with the flags of every matched group, auggie's
+    own included: the payload auggie gave the relay."""
     settings = [(s, c) for s, c in loaded if s.kind != "hookdir"]
     plugins = [(s, c) for s, c in loaded if s.kind == "hookdir"]
     groups: dict[str, list[HookSpec]] = {}
     flags: dict[str, dict[str, bool]] = {}
     seen: dict[str, set[tuple[str, tuple[str, ...]]]] = {}
-    for _source, content in [*settings, *plugins]:
+    agent_runs = _agent_runs(settings + plugins, request) if request.relay else set()
+    for source, content in [*settings, *plugins]:
+        runs = source.adopted or not request.relay  # a relay fire: only adopted hooks
         for spec in content.hooks.get(request.event, ()):
+            if relay_entries.is_relay_command(spec.command):
+                continue  # hookd's own relay entry
             key = spec.matcher or ""
             merged = flags.setdefault(key, {})
             for flag, on in spec.options.get("metadata", {}).items():
@@ -381,12 +404,13 @@ def select(
             if identity in seen.setdefault(key, set()):
                 continue
             seen[key].add(identity)
-            groups.setdefault(key, []).append(spec)
+            if runs and (key, identity) not in agent_runs and _of_entry(key, request):
+                groups.setdefault(key, []).append(spec)
     tool = request.payload.get("tool_name")
     tool_name = tool if isinstance(tool, str) else ""
     is_mcp = request.payload.get("is_mcp_tool") is True
     tool_event = request.event in TOOL_EVENTS
-    matched = [k for k in groups if matcher_matches(k, tool_name, is_mcp, tool_event)]
+    matched = [k for k in flags if matcher_matches(k, tool_name, is_mcp, tool_event)]
     opted: dict[str, bool] = {}
     for key in matched:
         for flag, on in flags[key].items():
@@ -395,9 +419,29 @@ def select(
         spec if spec.options.get("metadata_scope") == "own"
         else replace(spec, options={**spec.options, "metadata": opted})
         for key in matched
-        for spec in groups[key]
+        for spec in groups.get(key, ())
     ]  # fmt: skip
     return chosen, []
+
+
+def _agent_runs(
+    loaded: Sequence[tuple[Source, Loaded]], request: FireRequest
+) -> set[tuple[str, tuple[str, tuple[str, ...]]]]:
+    """(matcher, (command, args)) of the hooks auggie runs itself beside the relay: an
+    adopted copy of one of them is the same hook to auggie, run once, by auggie."""
+    return {
+        (spec.matcher or "", (spec.command, tuple(spec.options.get("args", ()))))
+        for source, content in loaded
+        if not source.adopted
+        for spec in content.hooks.get(request.event, ())
+        if not relay_entries.is_relay_command(spec.command)
+    }
+
+
+def _of_entry(key: str, request: FireRequest) -> bool:
+    """A relay group stands for the adopted groups of its matcher (auggie runs the relay
+    once per matcher that matches: each runs that matcher's hooks)."""
+    return request.relay_entry is None or key == request.relay_entry
 
 
 # -- how a hook runs --------------------------------------------------------------------

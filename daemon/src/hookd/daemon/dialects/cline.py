@@ -40,7 +40,7 @@ from ..model import (
     Source,
     Verdict,
 )
-from . import base
+from . import base, relay_entries
 from .base import first_line, first_root, hook_environment, timeout_error
 from .jsonscan import last_json_object
 
@@ -85,15 +85,14 @@ def canonical_event(event: str) -> str | None:
 
 def sources(home: str, system_root: str, roots: Sequence[str]) -> list[Source]:
     """The global folder, then every root's ``.clinerules/hooks`` (``--hooks-dir`` folders
-    come first, from the fire). Only ``<Documents>/Cline/Hooks`` is global: cline 2.18.0
-    never reads the documented ``~/Documents/Cline/Rules/Hooks``."""
-    found = [Source(DIALECT, "global", os.path.join(documents_folder(home), "Cline", "Hooks"),
-                    "hookdir")]  # fmt: skip
-    found += [
-        Source(DIALECT, "workspace", os.path.join(root, ".clinerules", "hooks"), "hookdir", root)
-        for root in roots
+    come first, from the fire), each followed by the hookd-owned folder of the hooks
+    adopted from it. Only ``<Documents>/Cline/Hooks`` is global: cline 2.18.0 never reads
+    the documented ``~/Documents/Cline/Rules/Hooks``."""
+    folders: list[tuple[str, str | None, str]] = [
+        ("global", None, os.path.join(documents_folder(home), "Cline", "Hooks"))
     ]
-    return found
+    folders += [("workspace", root, os.path.join(root, ".clinerules", "hooks")) for root in roots]
+    return relay_entries.with_adopted(DIALECT, home, folders)
 
 
 def documents_folder(home: str) -> str:
@@ -184,9 +183,17 @@ def select(
 
     Not de-duplicated: a ``--hooks-dir`` naming the global or a workspace hook folder
     runs that folder's hook twice, as cline 2.18.0 does (tests/agents/cline::
-    hooks-dir-is-workspace-folder). Roots and hooks dirs are each listed once already."""
+    hooks-dir-is-workspace-folder). Roots and hooks dirs are each listed once already.
+    A relay fire runs only the folder adopted from the relay file's own folder (the agent
+    runs one relay file per folder: each stands for its folder's hooks)."""
     warnings = [content.error for _source, content in loaded if content.error]
-    chosen = [spec for _source, content in loaded for spec in content.hooks.get(request.event, ())]
+    chosen = [
+        spec
+        for source, content in loaded
+        if relay_entries.runs_in(source, request)
+        for spec in content.hooks.get(request.event, ())
+        if not relay_entries.is_relay_file(spec.source)  # hookd's own: never run
+    ]
     return chosen, warnings
 
 

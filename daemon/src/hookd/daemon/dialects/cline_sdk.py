@@ -36,7 +36,7 @@ from ..model import (
 )
 from ..racy import is_racy
 from ..safe_read import read_head
-from . import base
+from . import base, relay_entries
 from .base import first_root, hook_environment, hooks_by_file, timeout_error
 
 DIALECT = Dialect.CLINE_SDK
@@ -92,21 +92,18 @@ def canonical_event(event: str) -> str | None:
 
 
 def sources(home: str, system_root: str, roots: Sequence[str]) -> list[Source]:
-    cline_dir = os.path.join(home, ".cline")
-    found = [
-        Source(DIALECT, "global", os.path.join(home, "Documents", "Cline", "Hooks"), "hookdir"),
-        Source(DIALECT, "user", os.path.join(cline_dir, "hooks"), "hookdir"),
+    """The SDK's folders in its order (``~/Documents/Cline/Hooks``, ``~/.cline/hooks``,
+    then each root's ``.clinerules/hooks`` and ``.cline/hooks``), each followed by the
+    hookd-owned folder of the hooks adopted from it (``hookd adopt``: read the same way,
+    at the same layer)."""
+    places: list[tuple[str, str | None, str]] = [
+        ("global", None, os.path.join(home, "Documents", "Cline", "Hooks")),
+        ("user", None, os.path.join(home, ".cline", "hooks")),
     ]
     for root in roots:
-        found.append(
-            Source(
-                DIALECT, "workspace", os.path.join(root, ".clinerules", "hooks"), "hookdir", root
-            )
-        )
-        found.append(
-            Source(DIALECT, "workspace", os.path.join(root, ".cline", "hooks"), "hookdir", root)
-        )
-    return found
+        places.append(("workspace", root, os.path.join(root, ".clinerules", "hooks")))
+        places.append(("workspace", root, os.path.join(root, ".cline", "hooks")))
+    return relay_entries.with_adopted(DIALECT, home, places)
 
 
 def load(source: Source) -> Loaded:
@@ -119,6 +116,7 @@ def load_event(source: Source, event: str) -> tuple[HookSpec, ...]:
 
 
 def _specs(source: Source, event: str, paths: Sequence[str]) -> tuple[HookSpec, ...]:
+    """The hooks of one folder; an adopted one sorts as if still in the agent's folder."""
     return tuple(
         HookSpec(
             dialect=DIALECT,
@@ -129,9 +127,16 @@ def _specs(source: Source, event: str, paths: Sequence[str]) -> tuple[HookSpec, 
             argv=None,
             timeout_s=TIMEOUT_S,
             root=source.root,
+            options={"adopted_from": source.adopted_from} if source.adopted_from else {},
         )
         for path in paths
     )
+
+
+def _order_key(spec: HookSpec) -> tuple[list[tuple[int, int | str]], list[int], str]:
+    folder = spec.options.get("adopted_from")
+    path = os.path.join(folder, os.path.basename(spec.source)) if folder else spec.source
+    return locale_compare_key(path)
 
 
 def _listing(directory: str) -> dict[str, tuple[str, ...]]:
@@ -181,12 +186,17 @@ def sequential(request: FireRequest) -> bool:
 def select(
     loaded: Sequence[tuple[Source, Loaded]], request: FireRequest
 ) -> tuple[list[HookSpec], list[str]]:
-    chosen = hooks_by_file(loaded, request.event)
-    warnings: list[str] = []
+    """The event's hook files in ``localeCompare`` order of their paths (an adopted file
+    in its agent folder's place). A relay fire runs only the folder adopted from the
+    relay file's own folder (the agent runs one relay file per folder)."""
     cline_dir = _trim(request.env.get("CLINE_DIR", ""))
-    if cline_dir:
+    running = [(s, c) for s, c in loaded if _runs_in(s, request, cline_dir)]
+    chosen = hooks_by_file(running, request.event)
+    warnings: list[str] = []
+    if cline_dir and not request.relay:
         chosen, warnings = _in_cline_dir(chosen, cline_dir, request.event)
-    chosen.sort(key=lambda spec: locale_compare_key(spec.source))
+    chosen = [spec for spec in chosen if not relay_entries.is_relay_file(spec.source)]
+    chosen.sort(key=_order_key)
     if request.event in NOT_WIRED and chosen:
         names = ", ".join(spec.source for spec in chosen)
         return [], [
@@ -204,10 +214,25 @@ def _in_cline_dir(
     if not os.path.isabs(cline_dir):
         return chosen, [f"CLINE_DIR {cline_dir!r} is not an absolute path; ~/.cline/hooks is used"]
     folder = os.path.normpath(os.path.join(cline_dir, "hooks"))
-    kept = [spec for spec in chosen if spec.layer != "user"]
+    kept = [spec for spec in chosen if spec.layer != "user" or spec.options.get("adopted_from")]
     seen = {spec.source for spec in kept}
     moved = load_event(Source(DIALECT, "user", folder, "hookdir"), event)
     return kept + [spec for spec in moved if spec.source not in seen], []
+
+
+def _runs_in(source: Source, request: FireRequest, cline_dir: str) -> bool:
+    """``relay_entries.runs_in``; with ``CLINE_DIR`` set, a relay file in
+    ``$CLINE_DIR/hooks`` stands for the user folder."""
+    if relay_entries.runs_in(source, request):
+        return True
+    moved = os.path.join(cline_dir, "hooks") if os.path.isabs(cline_dir) else None
+    return bool(
+        moved
+        and source.adopted
+        and source.layer == "user"
+        and request.relay_entry
+        and relay_entries.same_place(moved, request.relay_entry)
+    )
 
 
 _PUNCTUATION_ORDER = " _-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$"

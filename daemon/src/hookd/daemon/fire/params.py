@@ -58,6 +58,10 @@ def parse_fire(
     relay = params.get("relay", False)
     if not isinstance(relay, bool):
         raise InvalidFire('"relay" must be true or false (true: the fire comes from hookd-relay)')
+    relay_entry = params.get("relayEntry")
+    if relay_entry is not None and not (isinstance(relay_entry, str) and relay):
+        raise InvalidFire('"relayEntry" must be a string, sent with "relay": true (hookd-relay '
+                          "names the relay entry that fired)")  # fmt: skip
     return FireRequest(
         dialect=module.DIALECT,
         event=event,
@@ -73,6 +77,7 @@ def parse_fire(
         extra_hook_dirs=_hooks_dirs(params, module, env),
         fire_id=fire_id,
         relay=relay,
+        relay_entry=relay_entry,
     )
 
 

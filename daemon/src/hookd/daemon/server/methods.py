@@ -48,12 +48,14 @@ async def fire_method(
     clientHandlers: Any = None,
     hooksDirs: Any = None,
     relay: Any = False,
+    relayEntry: Any = None,
 ) -> Any:
     """Run the hooks of one agent event and return their combined result."""
     params = {
         "clientHandlers": clientHandlers,
         "hooksDirs": hooksDirs,
         "relay": relay,
+        "relayEntry": relayEntry,
         "agent": agent,
         "event": event,
         "workspaceRoots": workspaceRoots or [],

@@ -1,0 +1,180 @@
+"""``hookd adopt`` and the relay for Augment (auggie 0.36.0).
+
+auggie merges the groups of every settings file by matcher, runs a command with the same
+``args`` once per matcher, and builds one payload per event with the OR of the matched
+groups' ``metadata`` flags. ``adopt`` moves the command hooks of one settings file into
+the hookd-owned file of the same layer (``augment.sources``: read the same way, in the
+same place of the order) and writes, per event and per matcher of the adopted groups,
+one relay group with that matcher and those groups' flags:
+
+    {"matcher": "launch-process", "hooks": [{"type": "command", "command": "hookd-relay",
+      "args": ["augment", "launch-process"], "timeout": 70000}]}
+
+auggie runs it once whenever that matcher matches (the same relay group in two files is
+one hook to it) and hands it the payload its own groups would have had; the relay's fire
+runs the adopted hooks of that matcher. A file of Cursor-style keys, and an event auggie
+ignores in a file (a handler that is not a command, an invalid matcher), stay as written.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..dialects import augment, relay_entries
+from ..model import Source
+from .file_edits import Plan, dump_settings, handed_over, read_settings
+from .file_edits import hooks_section as _hooks
+
+SCOPES = {"user": "user", "project": "workspace", "local": "workspace-local"}
+"""``--scope`` -> the layer of the settings file it names."""
+RELAY_MARGIN_MS = 10_000
+"""How much longer a relay entry may run than the slowest hook it relays."""
+
+
+def plan(action: str, home: str, scope: str, project: str) -> Plan:
+    agent_file, owned_file = paths(home, scope, project)
+    return ACTIONS[action](agent_file, owned_file)
+
+
+def paths(home: str, scope: str, project: str) -> tuple[str, str]:
+    """auggie's settings file of ``scope`` and the hookd-owned file beside it."""
+    layer = SCOPES[scope]
+    found: dict[bool, Source] = {
+        source.adopted: source
+        for source in augment.sources(home, "/", [project])
+        if source.layer == layer
+    }
+    return found[False].path, found[True].path
+
+
+def adopt(agent_file: str, owned_file: str) -> Plan:
+    """Move the file's command hooks into the hookd-owned file; relay their matchers."""
+    agent, agent_text = read_settings(agent_file)
+    owned, owned_text = read_settings(owned_file)
+    hooks = _hooks(agent, agent_file)
+    notes: list[str] = []
+    cursor = [key for key in hooks if key in augment.CURSOR_EVENTS]
+    if cursor:
+        notes.append(f"{agent_file} uses Cursor-style keys ({', '.join(cursor)}): auggie reads "
+                     "such a file only as a whole, so it stays with the agent")  # fmt: skip
+        return Plan(notes=notes)
+    kept: dict[str, Any] = {}
+    moved = 0
+    for event, groups in hooks.items():
+        why = _not_adoptable(agent_file, event, groups)
+        if why:
+            notes.append(f"{event} stays with the agent: {why}")
+            kept[event] = groups
+            continue
+        for group in groups:
+            take = [h for h in group.get("hooks", []) if not _is_relay(h)]
+            if take:
+                owned.setdefault("hooks", {}).setdefault(event, []).append({**group, "hooks": take})
+                moved += len(take)
+    for event, groups in _relay_groups(_hooks(owned, owned_file)).items():
+        kept.setdefault(event, []).extend(groups)
+    agent["hooks"] = kept
+    notes[:0] = handed_over(moved, agent_file, owned_file)
+    return Plan(
+        writes={owned_file: (owned_text, dump_settings(owned)),
+                agent_file: (agent_text, dump_settings(agent))},
+        notes=notes,
+    )  # fmt: skip
+
+
+def unadopt(agent_file: str, owned_file: str) -> Plan:
+    """Give the adopted groups back to the agent's file and remove the relay groups."""
+    agent, agent_text = read_settings(agent_file)
+    owned, owned_text = read_settings(owned_file)
+    hooks = _without_relay(_hooks(agent, agent_file))
+    returned = 0
+    for event, groups in _hooks(owned, owned_file).items():
+        hooks.setdefault(event, []).extend(groups)
+        returned += sum(len(g.get("hooks", [])) for g in groups)
+    agent["hooks"] = hooks
+    owned["hooks"] = {}
+    return Plan(
+        writes={agent_file: (agent_text, dump_settings(agent)),
+                owned_file: (owned_text, dump_settings(owned))},
+        notes=[f"{returned} hook(s) given back to {agent_file}"],
+    )  # fmt: skip
+
+
+def install(agent_file: str, owned_file: str) -> Plan:
+    """Write the relay groups for what the hookd-owned file holds."""
+    agent, agent_text = read_settings(agent_file)
+    owned, _ = read_settings(owned_file)
+    relay = _relay_groups(_hooks(owned, owned_file))
+    hooks = _without_relay(_hooks(agent, agent_file))
+    for event, groups in relay.items():
+        hooks.setdefault(event, []).extend(groups)
+    agent["hooks"] = hooks
+    note = (f"relaying {', '.join(sorted(relay))}" if relay
+            else f"nothing is adopted in {owned_file}: run 'hookd adopt' first")  # fmt: skip
+    return Plan(writes={agent_file: (agent_text, dump_settings(agent))}, notes=[note])
+
+
+def uninstall(agent_file: str, owned_file: str) -> Plan:
+    """Remove the relay groups (the adopted hooks then do not run until re-installed)."""
+    agent, agent_text = read_settings(agent_file)
+    agent["hooks"] = _without_relay(_hooks(agent, agent_file))
+    owned, _ = read_settings(owned_file)
+    notes = []
+    if _hooks(owned, owned_file):
+        notes.append(f"the hooks adopted in {owned_file} will not run inside the agent until "
+                     "'hookd relay install' (or 'hookd unadopt' gives them back)")  # fmt: skip
+    return Plan(writes={agent_file: (agent_text, dump_settings(agent))}, notes=notes)
+
+
+def _not_adoptable(path: str, event: str, groups: list[dict[str, Any]]) -> str | None:
+    """Why hookd leaves an event of the file with the agent (auggie's reading of it)."""
+    if event not in augment.EVENTS:
+        return "auggie fires no such event"
+    problem = augment.event_problem(event, groups)
+    return f"auggie ignores it in {path} ({problem})" if problem else None
+
+
+def _relay_groups(hooks: dict[str, list[dict[str, Any]]]) -> dict[str, list[dict[str, Any]]]:
+    """Per event, one relay group per matcher of the adopted groups (in their order),
+    with the OR of those groups' metadata flags and the slowest hook's timeout plus a
+    margin."""
+    relay: dict[str, list[dict[str, Any]]] = {}
+    for event, groups in hooks.items():
+        tool_event = event in augment.TOOL_EVENTS
+        by_matcher: dict[str, list[dict[str, Any]]] = {}
+        for group in groups:
+            key = str(group.get("matcher", ".*")) if tool_event else ""
+            by_matcher.setdefault(key, []).append(group)
+        for key, same in by_matcher.items():
+            flags = sorted({f for g in same for f, on in (g.get("metadata") or {}).items() if on})
+            timeouts = [h.get("timeout") or augment.DEFAULT_TIMEOUT_MS
+                        for g in same for h in g.get("hooks", [])]  # fmt: skip
+            handler = {
+                "type": "command", "command": relay_entries.RELAY_PROGRAM,
+                "args": ["augment", key] if tool_event else ["augment"],
+                "timeout": max(timeouts, default=augment.DEFAULT_TIMEOUT_MS) + RELAY_MARGIN_MS,
+            }  # fmt: skip
+            entry: dict[str, Any] = {"matcher": key} if tool_event else {}
+            if flags:
+                entry["metadata"] = dict.fromkeys(flags, True)
+            relay.setdefault(event, []).append({**entry, "hooks": [handler]})
+    return relay
+
+
+def _without_relay(hooks: dict[str, list[dict[str, Any]]]) -> dict[str, list[dict[str, Any]]]:
+    kept: dict[str, list[dict[str, Any]]] = {}
+    for event, groups in hooks.items():
+        left = [{**g, "hooks": [h for h in g.get("hooks", []) if not _is_relay(h)]}
+                for g in groups]  # fmt: skip
+        if any(g["hooks"] for g in left):
+            kept[event] = [g for g in left if g["hooks"]]
+    return kept
+
+
+def _is_relay(handler: Any) -> bool:
+    return isinstance(handler, dict) and relay_entries.is_relay_command(
+        str(handler.get("command", ""))
+    )
+
+
+ACTIONS = {"adopt": adopt, "unadopt": unadopt, "install": install, "uninstall": uninstall}

@@ -1,0 +1,215 @@
+"""``hookd adopt`` and the relay for the hook-folder agents: Cline's original runner
+(``cline``) and the Cline SDK (``cline-sdk``).
+
+Such an agent runs every hook file it finds in its folders, one folder after another (the
+global and user folders, each workspace's). ``adopt`` moves a folder's files (its hooks
+and whatever they keep beside them) into a hookd-owned folder read the same way at the
+same layer (``relay_entries.adopted_folder``, the dialects' ``sources``), and writes one
+relay file per event in their place, which runs ``hookd-relay AGENT "$0"``: the agent
+runs the relay once per folder, and the relay's fire runs that folder's adopted hooks
+only, so every hook runs exactly once and the folders keep their order. Folders inside a
+hook folder stay.
+
+Both runners read ``<root>/.clinerules/hooks`` (and may share the global folder), each by
+its own rules; the relay file serves both (``hookd-relay`` tells them apart by their
+events), so a folder's hooks and relay files are those either runner finds: a file named
+exactly like the event where the original runner had a hook (it runs only that name),
+else ``<Event>.sh``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+
+from ..dialects import cline, cline_sdk, relay_entries
+from ..dialects.base import DialectModule
+from ..errors import UserError
+from ..model import Source
+from .file_edits import Place, Plan, Remove, Step, WriteFile
+
+MODULES: dict[str, DialectModule] = {"cline": cline, "cline-sdk": cline_sdk}
+SCOPES = ("user", "project")
+RELAY_FILE = """#!/bin/sh
+# hookd relay, written by 'hookd adopt --agent {agent}': hookd runs this event's hooks
+# from this folder, kept in {owned}
+# ('hookd unadopt --agent {agent}' gives them back).
+exec hookd-relay {agent} "$0"
+"""
+
+
+def plan(
+    action: str, agent: str, home: str, scope: str, project: str, environ: Mapping[str, str]
+) -> Plan:
+    """The edits of ``action`` (adopt, unadopt, install, uninstall) for every folder of
+    ``scope`` (user: the global and user folders; project: the project's)."""
+    if scope not in SCOPES:
+        raise UserError(f"--scope {scope} is not a {agent} scope: use user (its global "
+                        "folders) or project (the project's hook folders)")  # fmt: skip
+    whole = Plan()
+    for agent_folder, owned in folders(agent, home, scope, project, environ):
+        one = ACTIONS[action](agent, agent_folder, owned, home)
+        whole.notes += one.notes
+        whole.steps += one.steps
+    if action == "adopt" and scope == "project" and whole.steps:
+        whole.notes.append(f"the project's hooks now live in {project}/.hookd: run 'hookd "
+                           f"allow {project}' so that hookd runs them")  # fmt: skip
+    return whole
+
+
+def folders(
+    agent: str, home: str, scope: str, project: str, environ: Mapping[str, str]
+) -> list[tuple[str, Source]]:
+    """(the agent's folder, the hookd-owned source beside it) for every folder of the
+    scope. ``CLINE_DIR`` moves the Cline SDK's user folder, for the agent and for adopt."""
+    module = MODULES[agent]
+    found = []
+    for source in module.sources(home, "/", [project] if scope == "project" else []):
+        if not source.adopted or source.adopted_from is None:
+            continue
+        if (source.root is None) != (scope == "user"):
+            continue
+        folder = source.adopted_from
+        cline_dir = environ.get("CLINE_DIR", "").strip()
+        if agent == "cline-sdk" and source.layer == "user" and os.path.isabs(cline_dir):
+            folder = os.path.join(cline_dir, "hooks")
+        found.append((folder, source))
+    return found
+
+
+def adopt(agent: str, folder: str, owned: Source, home: str) -> Plan:
+    """Move the folder's files into hookd's folder; a relay file per event in their place.
+    A hook file is placed in hookd's folder before the relay is renamed over it, so the
+    agent never finds neither."""
+    own_hooks, relays = _hooks(folder, owned)
+    names = [n for n in _files(folder) if os.path.join(folder, n) not in _all(relays)]
+    taken = [n for n in names if os.path.lexists(os.path.join(owned.path, n))]
+    if taken:
+        raise UserError(f"{owned.path} already holds {', '.join(taken)}: hookd would overwrite "
+                        f"what it adopted before; move {', '.join(taken)} out of {folder} or "
+                        f"out of {owned.path} first")  # fmt: skip
+    steps: list[Step] = [Place(os.path.join(folder, n), os.path.join(owned.path, n)) for n in names]
+    replaced: set[str] = set()
+    adopted = _events(owned) | set(own_hooks)
+    for event in sorted(adopted):
+        paths = own_hooks.get(event, [])
+        target = (paths or relays.get(event) or [_relay_name(folder, event, owned)])[0]
+        replaced.add(target)
+        steps.append(WriteFile(target, RELAY_FILE.format(agent=agent, owned=owned.path)))
+    steps += [Remove(os.path.join(folder, n)) for n in names
+              if os.path.join(folder, n) not in replaced]  # fmt: skip
+    steps += [Remove(path) for path in _all(relays) if path not in replaced]
+    moved = sum(len(paths) for paths in own_hooks.values())
+    note = (f"{moved} hook file(s) handed to hookd from {folder}" if moved
+            else f"no hooks to hand over in {folder}")  # fmt: skip
+    return Plan(notes=[note], steps=_needed(steps))
+
+
+def unadopt(agent: str, folder: str, owned: Source, home: str) -> Plan:
+    """Move hookd's files back into the agent's folder, over the relay files."""
+    _own, relays = _hooks(folder, owned)
+    names = _files(owned.path)
+    clash = [n for n in names if os.path.lexists(os.path.join(folder, n))
+             and os.path.join(folder, n) not in _all(relays)]  # fmt: skip
+    if clash:
+        raise UserError(f"{folder} already has its own {', '.join(clash)}: move it away (or "
+                        "'hookd adopt' it) before giving the adopted files back")  # fmt: skip
+    back = {os.path.join(folder, n) for n in names}
+    steps: list[Step] = [Place(os.path.join(owned.path, n), os.path.join(folder, n)) for n in names]
+    steps += [Remove(path) for path in _all(relays) if path not in back]
+    top = relay_entries.owned_top(home, owned.root)
+    steps += [Remove(os.path.join(owned.path, n), tidy_up_to=top) for n in names]
+    note = f"{len(names)} file(s) given back to {folder}" if names else f"none from {folder}"
+    return Plan(notes=[note], steps=steps)
+
+
+def install(agent: str, folder: str, owned: Source, home: str) -> Plan:
+    """A relay file for each event hookd holds hooks for, none for the others."""
+    own_hooks, relays = _hooks(folder, owned)
+    steps: list[Step] = []
+    notes = []
+    adopted = _events(owned)
+    kept: set[str] = set()
+    for event in sorted(adopted):
+        if event in own_hooks and event not in relays:
+            notes.append(f"{event}: {own_hooks[event][0]} is the agent's own hook, so no relay "
+                         "file can take its place; 'hookd adopt' hands it over too")  # fmt: skip
+            continue
+        path = (relays.get(event) or [_relay_name(folder, event, owned)])[0]
+        kept.add(path)
+        steps.append(WriteFile(path, RELAY_FILE.format(agent=agent, owned=owned.path)))
+    steps += [Remove(path) for path in _all(relays) if path not in kept]
+    if adopted:
+        notes.append(f"relaying {', '.join(sorted(adopted))} from {folder}")
+    return Plan(notes=notes, steps=_needed(steps))
+
+
+def uninstall(agent: str, folder: str, owned: Source, home: str) -> Plan:
+    """Remove the relay files (the adopted hooks then do not run until re-installed)."""
+    _own, relays = _hooks(folder, owned)
+    notes = []
+    if _events(owned):
+        notes.append(f"the hooks adopted in {owned.path} will not run inside the agent until "
+                     "'hookd relay install' (or 'hookd unadopt' gives them back)")  # fmt: skip
+    return Plan(notes=notes, steps=[Remove(path) for path in _all(relays)])
+
+
+def _hooks(folder: str, owned: Source) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """The agents' own hook files in ``folder`` per event, and hookd's relay files there
+    per event, as either Cline runner finds them."""
+    own: dict[str, list[str]] = {}
+    relays: dict[str, list[str]] = {}
+    for event, paths in _found(folder, owned).items():
+        for path in paths:
+            kind = relays if relay_entries.is_relay_file(path) else own
+            if path not in kind.get(event, ()):
+                kind.setdefault(event, []).append(path)
+    return own, relays
+
+
+def _all(per_event: dict[str, list[str]]) -> list[str]:
+    return list(dict.fromkeys(path for paths in per_event.values() for path in paths))
+
+
+def _found(folder: str, owned: Source) -> dict[str, list[str]]:
+    """Event -> the files either runner takes for a hook of it in ``folder``; the
+    original runner's (named exactly like the event) first."""
+    found: dict[str, list[str]] = {}
+    source = Source(owned.dialect, owned.layer, folder, "hookdir", owned.root)
+    for module in (cline, cline_sdk):
+        for event, specs in module.load(source).hooks.items():
+            found.setdefault(event, []).extend(spec.source for spec in specs)
+    return found
+
+
+def _events(owned: Source) -> set[str]:
+    return set(_found(owned.path, owned))
+
+
+def _relay_name(folder: str, event: str, owned: Source) -> str:
+    """A file named exactly like the event where the original runner has adopted hooks
+    (it runs only that name), else ``<Event>.sh`` (the SDK's)."""
+    adopted = Source(owned.dialect, owned.layer, owned.path, "hookdir")
+    exact = cline.load_event(adopted, event)
+    return os.path.join(folder, event if isinstance(exact, tuple) and exact else f"{event}.sh")
+
+
+def _files(folder: str) -> list[str]:
+    """The files of a folder (symlinks too), not the folders in it."""
+    try:
+        entries = sorted(os.scandir(folder), key=lambda e: e.name)
+    except FileNotFoundError:
+        return []
+    except OSError as exc:
+        raise UserError(f"cannot read {folder}: {exc.strerror}") from None
+    return [e.name for e in entries if e.is_symlink() or e.is_file(follow_symlinks=False)]
+
+
+def _needed(steps: list[Step]) -> list[Step]:
+    """Leave out relay files where there is one already (either runner's)."""
+    return [
+        s for s in steps if not (isinstance(s, WriteFile) and relay_entries.is_relay_file(s.path))
+    ]
+
+
+ACTIONS = {"adopt": adopt, "unadopt": unadopt, "install": install, "uninstall": uninstall}

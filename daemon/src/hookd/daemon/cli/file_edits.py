@@ -1,0 +1,237 @@
+"""The edits ``hookd adopt`` / ``unadopt`` / ``relay install`` / ``uninstall`` make to an
+agent's files, planned first, then shown (``--dry-run``) or made.
+
+A plan holds settings files to rewrite (old and new text) and, for the hook-folder agents,
+steps on files (place a file, write a relay file, remove one) in an order that never
+leaves a hook unrun: a hook file is placed in hookd's folder before the relay takes its
+place, and every file appears under its name by a rename (atomic). Rewritten settings
+files keep their mode and a backup (``<file>.hookd.bak``); moved files keep their mode.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import difflib
+import errno
+import json
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import UserError
+
+
+@dataclass(frozen=True)
+class Place:
+    """Put the file ``source`` at ``target`` too (replacing what is there): a hard link,
+    or a copy across file systems, renamed into place. A ``Remove`` of ``source`` after
+    it makes a move."""
+
+    source: str
+    target: str
+
+
+@dataclass(frozen=True)
+class WriteFile:
+    """Write ``text`` to ``path`` with ``mode`` through a rename (a relay file)."""
+
+    path: str
+    text: str
+    mode: int = 0o755
+
+
+@dataclass(frozen=True)
+class Remove:
+    path: str
+    tidy_up_to: str | None = None
+    """Then remove the folders it leaves empty, up to this one (hookd-owned folders)."""
+
+
+Step = Place | WriteFile | Remove
+
+
+@dataclass
+class Plan:
+    """What one command changes: settings files (path -> (old text or None, new text)),
+    file steps in order, and notes for the person."""
+
+    writes: dict[str, tuple[str | None, str]] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    steps: list[Step] = field(default_factory=list)
+
+
+def carry_out(plan: Plan, dry_run: bool) -> None:
+    """Print the notes, then show (``dry_run``) or make the changes."""
+    for note in plan.notes:
+        print(f"hookd: {note}")
+    changed = {path: texts for path, texts in plan.writes.items() if differ(*texts)}
+    if not changed and not plan.steps:
+        print("hookd: nothing to change")
+        return
+    for path, (old, new) in changed.items():
+        if dry_run:
+            print(_diff(old, new, path), end="")
+        else:
+            write_atomically(path, old, new)
+            print(f"hookd: wrote {path}" + (f" (backup: {path}.hookd.bak)" if old else ""))
+    for step in plan.steps:
+        if dry_run:
+            print(_describe(step), end="")
+        else:
+            _make(step)
+            print(f"hookd: {_describe(step).splitlines()[0]}")
+
+
+def handed_over(moved: int, source: str, owned: str) -> list[str]:
+    """What ``adopt`` says of one settings file: how many hooks moved, and that a
+    project's hooks now need ``hookd allow``."""
+    if not moved:
+        return [f"no hooks to hand over in {source}"]
+    notes = [f"{moved} hook(s) handed to hookd from {source}"]
+    if os.sep + ".hookd" + os.sep in owned:
+        notes.append("the project's hooks now live in the workspace's .hookd folder: run "
+                     "'hookd allow' there so that hookd runs them")  # fmt: skip
+    return notes
+
+
+def differ(old: str | None, new: str) -> bool:
+    """Whether writing ``new`` changes what the settings file says (formatting alone does
+    not count: a file hookd has nothing to change in is left as its owner wrote it)."""
+    return bool(json.loads(old or "{}") != json.loads(new))
+
+
+def _diff(old: str | None, new: str, path: str) -> str:
+    lines = difflib.unified_diff((old or "").splitlines(keepends=True),
+                                 new.splitlines(keepends=True), path, path)  # fmt: skip
+    return "".join(lines)
+
+
+def _describe(step: Step) -> str:
+    if isinstance(step, Place):
+        return f"place {step.source} at {step.target}\n"
+    if isinstance(step, Remove):
+        return f"remove {step.path}\n"
+    old = None
+    with contextlib.suppress(OSError, UnicodeDecodeError), open(step.path, encoding="utf-8") as f:
+        old = f.read()
+    return f"write {step.path} (mode {step.mode:o})\n" + _diff(old, step.text, step.path)
+
+
+def _make(step: Step) -> None:
+    if isinstance(step, Place):
+        os.makedirs(os.path.dirname(step.target), exist_ok=True)
+        _rename_in(step.target, lambda partial: _link_or_copy(step.source, partial))
+    elif isinstance(step, Remove):
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(step.path)
+        if step.tidy_up_to:
+            _remove_empty(os.path.dirname(step.path), step.tidy_up_to)
+    else:
+        os.makedirs(os.path.dirname(step.path), exist_ok=True)
+        _rename_in(step.path, lambda partial: _write(partial, step.text, step.mode))
+
+
+def _rename_in(path: str, fill: Any) -> None:
+    """Make the new file under a temporary name beside ``path``, then rename it over."""
+    folder = os.path.dirname(path)
+    partial = os.path.join(folder, f".hookd-{os.getpid()}-{os.path.basename(path)}.tmp")
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(partial)
+    try:
+        fill(partial)
+        os.replace(partial, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(partial)
+        raise
+
+
+def _link_or_copy(source: str, partial: str) -> None:
+    """The same file at a new name (mode and all). A symlink is re-made, pointing where
+    it pointed (a relative target made absolute, so the move does not break it)."""
+    if os.path.islink(source):
+        target = os.readlink(source)
+        os.symlink(os.path.normpath(os.path.join(os.path.dirname(source), target)), partial)
+        return
+    try:
+        os.link(source, partial)
+    except OSError as exc:
+        if exc.errno not in (errno.EXDEV, errno.EPERM, errno.EMLINK):
+            raise
+        shutil.copy2(source, partial)
+
+
+def _write(partial: str, text: str, mode: int) -> None:
+    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as file:
+        file.write(text)
+        file.flush()
+        os.fsync(file.fileno())
+    os.chmod(partial, mode)
+
+
+def _remove_empty(folder: str, top: str) -> None:
+    while folder.startswith(top):
+        try:
+            os.rmdir(folder)
+        except OSError:
+            return
+        folder = os.path.dirname(folder)
+
+
+def read_settings(path: str) -> tuple[dict[str, Any], str | None]:
+    """A JSON settings file (``{}`` when missing) and its text (None when missing)."""
+    try:
+        with open(path, encoding="utf-8") as file:
+            text = file.read()
+    except FileNotFoundError:
+        return {}, None
+    except OSError as exc:
+        raise UserError(f"cannot read {path}: {exc.strerror}") from None
+    try:
+        data = json.loads(text) if text.strip() else {}
+    except ValueError as exc:
+        raise UserError(f"{path} is not valid JSON ({exc}); fix it first (hookd changes nothing "
+                        "in a file it cannot read)") from None  # fmt: skip
+    if not isinstance(data, dict):
+        raise UserError(f"{path}: the top level must be a JSON object")
+    return data, text
+
+
+def hooks_section(settings: dict[str, Any], path: str) -> dict[str, list[dict[str, Any]]]:
+    """A settings file's ``hooks``: event -> matcher groups (objects only)."""
+    hooks = settings.get("hooks", {})
+    if not isinstance(hooks, dict) or not all(isinstance(g, list) for g in hooks.values()):
+        raise UserError(f"{path}: \"hooks\" is not an object of lists of matcher groups; fix it "
+                        "first (hookd changes nothing in a file it cannot read)")  # fmt: skip
+    return {event: [g for g in groups if isinstance(g, dict)] for event, groups in hooks.items()}
+
+
+def dump_settings(settings: dict[str, Any]) -> str:
+    if "hooks" in settings and not settings["hooks"]:
+        settings = {k: v for k, v in settings.items() if k != "hooks"}
+    return json.dumps(settings, indent=2, ensure_ascii=False) + "\n"
+
+
+def write_atomically(path: str, old: str | None, new: str) -> None:
+    """Write ``new`` to ``path`` through a temporary file renamed over it (same mode),
+    after copying the old file to ``<path>.hookd.bak``."""
+    folder = os.path.dirname(path)
+    os.makedirs(folder, exist_ok=True)
+    mode = 0o600
+    if old is not None:
+        shutil.copy2(path, f"{path}.hookd.bak")
+        mode = os.stat(path).st_mode & 0o777
+    fd, partial = tempfile.mkstemp(dir=folder, prefix=".hookd-", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as file:
+            file.write(new)
+            file.flush()
+            os.fsync(file.fileno())
+        os.chmod(partial, mode)
+        os.replace(partial, path)
+    except BaseException:
+        os.unlink(partial)
+        raise
