@@ -20,6 +20,7 @@ import shutil
 import sys
 import time
 from collections.abc import Callable
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -75,6 +76,48 @@ def _sample(daemon: ConfiguredDaemon, once: Callable[[], object]) -> tuple[float
     return took_ms, (read_cpu_s(pid) or 0.0) - cpu_before
 
 
+Runs = dict[str, tuple[ConfiguredDaemon, dict[str, Callable[[], object]]]]
+Samples = tuple[dict[tuple[str, str], list[float]], dict[tuple[str, str], float]]
+
+
+def measure(runs: Runs, rounds: int) -> Samples:
+    """Every kind of request ``rounds`` times per daemon, the daemons taking turns: the
+    round trips (ms) and the daemon's CPU seconds, by (kind, daemon)."""
+    wall: dict[tuple[str, str], list[float]] = {}
+    cpu: dict[tuple[str, str], float] = {}
+    names = list(runs)
+    for index in range(rounds):
+        for kind in KINDS:
+            for name in names[index % len(names) :] + names[: index % len(names)]:
+                daemon, calls = runs[name]
+                took_ms, cpu_s = _sample(daemon, calls[kind])
+                wall.setdefault((kind, name), []).append(took_ms)
+                cpu[kind, name] = cpu.get((kind, name), 0.0) + cpu_s
+    return wall, cpu
+
+
+def report(samples: Samples, names: list[str], rounds: int) -> dict[str, Any]:
+    """Print the table; the figures for ``--json``."""
+    wall, cpu = samples
+    figures: dict[str, Any] = {}
+    print(f"lean fire path: {rounds} requests of each kind per daemon, in turns")
+    header = f"{'request':<18}{'daemon':<8}{'p50 ms':>9}{'cpu ms/req':>12}"
+    print(header + (f"{'p50 now/before':>16}{'cpu now/before':>16}" if len(names) > 1 else ""))
+    for kind in KINDS:
+        for name in names:
+            p = p50(wall[kind, name])
+            c = cpu[kind, name] / rounds * 1000
+            row = f"{kind:<18}{name:<8}{p:>9.3f}{c:>12.3f}"
+            figures[f"{kind} / {name}"] = {"p50_ms": p, "cpu_ms_per_request": c}
+            if name == "now" and "before" in names:
+                p_ratio = p / p50(wall[kind, "before"])
+                c_ratio = cpu[kind, name] / max(cpu[kind, "before"], 1e-9)
+                row += f"{p_ratio:>15.2f}x{c_ratio:>15.2f}x"
+                figures[f"{kind} / now vs before"] = {"p50": p_ratio, "cpu": c_ratio}
+            print(row)
+    return figures
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--before-src", metavar="DIR", help="daemon/src of the 'before' commit")
@@ -82,62 +125,30 @@ def main() -> int:
     parser.add_argument("--json", action="store_true", help="also print the figures as JSON")
     args = parser.parse_args()
     rounds = 300 if args.quick else 1500
+    variants = {"now": None} if not args.before_src else {"before": args.before_src, "now": None}
 
     ws = make_workspace()
     root = ws.root("one")
     write_claude(root, claude_settings(["true"]))
-    config = {"trust_all": True}
-    variants = {"now": None} if not args.before_src else {"before": args.before_src, "now": None}
-    daemons = [ConfiguredDaemon(ws.base, ws.env, name, {**config, "state_dir": str(ws.base / name)},
-                                src) for name, src in variants.items()]  # fmt: skip
-    clients: list[Client] = []
-    try:
-        for daemon in daemons:
+    with ExitStack() as cleanup:  # every daemon stopped, every client closed, the tree gone
+        cleanup.callback(shutil.rmtree, ws.base, ignore_errors=True)
+        runs: Runs = {}
+        for name, src in variants.items():
+            config = {"trust_all": True, "state_dir": str(ws.base / name)}
+            daemon = ConfiguredDaemon(ws.base, ws.env, name, config, src)
+            cleanup.callback(daemon.stop)
             daemon.start(ws.home, ws.system_root)
-        time.sleep(2.5)  # past the racy window of the settings just written
-        runs = {}
-        for daemon in daemons:
             client = Client(daemon.socket)
-            clients.append(client)
-            runs[daemon.name] = (daemon, requests(client, root))
-            for once in runs[daemon.name][1].values():
+            cleanup.callback(client.close)
+            runs[name] = (daemon, requests(client, root))
+        time.sleep(2.5)  # past the racy window of the settings just written
+        for _daemon, calls in runs.values():
+            for once in calls.values():
                 for _ in range(30):  # warm-up
                     once()
-        wall: dict[tuple[str, str], list[float]] = {}
-        cpu: dict[tuple[str, str], float] = {}
-        names = list(runs)
-        for index in range(rounds):
-            for kind in KINDS:
-                order = names[index % len(names) :] + names[: index % len(names)]
-                for name in order:
-                    daemon, calls = runs[name]
-                    took_ms, cpu_s = _sample(daemon, calls[kind])
-                    wall.setdefault((kind, name), []).append(took_ms)
-                    cpu[kind, name] = cpu.get((kind, name), 0.0) + cpu_s
-        figures: dict[str, Any] = {}
-        print(f"lean fire path: {rounds} requests of each kind per daemon, in turns")
-        header = f"{'request':<18}{'daemon':<8}{'p50 ms':>9}{'cpu ms/req':>12}"
-        print(header + (f"{'p50 now/before':>16}{'cpu now/before':>16}" if len(names) > 1 else ""))
-        for kind in KINDS:
-            for name in names:
-                p = p50(wall[kind, name])
-                c = cpu[kind, name] / rounds * 1000
-                row = f"{kind:<18}{name:<8}{p:>9.3f}{c:>12.3f}"
-                figures[f"{kind} / {name}"] = {"p50_ms": p, "cpu_ms_per_request": c}
-                if name == "now" and "before" in runs:
-                    p_ratio = p / p50(wall[kind, "before"])
-                    c_ratio = cpu[kind, name] / max(cpu[kind, "before"], 1e-9)
-                    row += f"{p_ratio:>15.2f}x{c_ratio:>15.2f}x"
-                    figures[f"{kind} / now vs before"] = {"p50": p_ratio, "cpu": c_ratio}
-                print(row)
+        figures = report(measure(runs, rounds), list(runs), rounds)
         if args.json:
             print(json.dumps(figures))
-    finally:
-        for client in clients:
-            client.close()
-        for daemon in daemons:
-            daemon.stop()
-        shutil.rmtree(ws.base, ignore_errors=True)
     return 0
 
 
