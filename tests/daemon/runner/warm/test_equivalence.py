@@ -15,7 +15,7 @@ import difflib
 import os
 import sys
 import textwrap
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,6 +25,7 @@ import trio
 from hookd.daemon.runner.custody import Custody
 from hookd.daemon.runner.process import ProcessLimits, run_hook_process
 from hookd.daemon.runner.warm.pool import WarmPool
+from hookd.daemon.runner.warm.zygote import Zygote
 from hookd.daemon.settings import Settings
 
 PYTHON = "/usr/bin/python3"
@@ -402,3 +403,63 @@ async def test_timeout_kills_the_warm_hook_group(warm_env: Env) -> None:
     assert outcome.timed_out
     assert outcome.stdout == b"started\n"
     assert outcome.exit_code == -15
+
+
+async def test_idle_and_busy_zygotes_retire_quietly(tmp_path: Path) -> None:
+    """An idle zygote goes after ``warm_idle_s``; one retired while its hook runs goes
+    when the hook ends; neither takes the pool (or the daemon) down."""
+    (tmp_path / "gated.py").write_text("import sys\nprint(open(sys.argv[1]).read())\n")
+    gate = tmp_path / "gate"
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "LANG": "C.UTF-8"}
+    custody = Custody(8)
+    pool = WarmPool(Settings(warm_idle_s=60.0), custody)
+    custody.warm = pool
+    outcomes = []
+
+    async def hook() -> None:
+        outcomes.append(await run_hook_process(
+            [PYTHON, "gated.py", str(gate)], stdin=b"", cwd=str(tmp_path), env=env,
+            limits=ProcessLimits(timeout_s=30), custody=custody,
+        ))  # fmt: skip
+
+    async def run_gated(started: Callable[[], None] = lambda: None) -> None:
+        """One hook, held until this task opens the gate (a FIFO) and writes to it."""
+        os.mkfifo(gate)
+        async with trio.open_nursery() as hooks:
+            hooks.start_soon(hook)
+            with trio.fail_after(30):
+                writer = await trio.to_thread.run_sync(open, gate, "w")  # the hook runs
+            started()
+            with writer:
+                writer.write("done")
+        gate.unlink()
+
+    async def warm_zygote() -> Zygote:
+        await run_gated()
+        await pool.settled()
+        [zygote] = pool._zygotes.values()
+        assert zygote.ready.is_set()
+        return zygote
+
+    async with trio.open_nursery() as nursery:
+        await nursery.start(pool.run)
+        idle = await warm_zygote()
+        assert idle.process is not None
+        pool.idle_s = 0.0
+        pool.housekeeping()
+        with trio.fail_after(30):
+            await idle.process.wait()  # retired as idle, and gone
+        assert pool.view()["interpreters"] == []
+        pool.idle_s = 60.0
+        busy = await warm_zygote()
+        assert busy.process is not None
+        idle.last_used = busy.last_used = trio.current_time() - 3600  # not used for an hour
+        await run_gated(pool.housekeeping)  # while its hook runs it is not idle
+        assert pool._zygotes
+        assert not busy.retired
+        await run_gated(lambda: pool._retire(busy, "over warm_max_rss_mib"))
+        with trio.fail_after(30):
+            await busy.process.wait()  # once its hook ended
+        assert [o.stdout for o in outcomes] == [b"done\n"] * 4
+        assert pool.hits == 2
+        nursery.cancel_scope.cancel()

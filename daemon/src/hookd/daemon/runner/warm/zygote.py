@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import array
 import json
-import math
 import os
 import socket
 from collections.abc import Sequence
@@ -162,6 +161,7 @@ class Zygote:
 
     async def _read(self, stdout_fd: int) -> None:
         assert self._sock is not None
+        hello = b""
         with trio.move_on_after(HELLO_TIMEOUT_S):
             hello = await self._sock.recv(1 << 20)
         try:
@@ -172,8 +172,13 @@ class Zygote:
         finally:
             os.close(stdout_fd)
             self.ready.set()
-        while data := await self._sock.recv(1 << 16):
-            self._dispatch(json.loads(data))
+        try:
+            while data := await self._sock.recv(1 << 16):
+                self._dispatch(json.loads(data))
+                if self.retired and not self.busy:
+                    return  # its last hook ended: closing the socket ends the zygote
+        except trio.ClosedResourceError:
+            return  # retired while idle (``retire`` closed the socket)
 
     def _unusable(self, stdout_fd: int) -> str | None:
         """Why this interpreter cannot stand in for a fresh one, from its hello."""
@@ -196,6 +201,7 @@ class Zygote:
             child = self._children.pop(message["pid"], None)
             if child is not None:
                 child.exited(int(message["returncode"]))
+            self.last_used = trio.current_time()  # idle from the end of its last hook
             return
         waiting = self._answers.pop(message["id"], None)
         if waiting is not None:
@@ -309,7 +315,7 @@ class Zygote:
 
     @property
     def idle_s(self) -> float:
-        return math.inf if self.busy else trio.current_time() - self.last_used
+        return 0.0 if self.busy else trio.current_time() - self.last_used
 
 
 def _mtime(path: str) -> int:
