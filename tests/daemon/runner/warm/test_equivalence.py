@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import resource
 import sys
 import textwrap
 from collections.abc import AsyncIterator, Callable, Sequence
@@ -315,6 +316,23 @@ async def test_through_the_shell(warm_env: Env, command: str) -> None:
 
 async def test_shebang_exec(warm_env: Env) -> None:
     await _compare(warm_env, [str(warm_env.hooks / "shebang_env.py"), "x"], JSON_EVENT)
+
+
+async def test_without_a_locale(warm_env: Env) -> None:
+    """No ``LANG``: CPython's start-up coerces the C locale and adds ``LC_CTYPE`` to the
+    environment; a warm child's environment gets it too."""
+    warm_env.env.pop("LANG")
+    fresh, _ = await _compare(warm_env, [PYTHON, "introspect.py"], JSON_EVENT)
+    assert b"('LC_CTYPE', 'C.UTF-8')" in fresh.stdout  # type: ignore[attr-defined]
+
+
+async def test_the_hooks_file_limit(warm_env: Env) -> None:
+    """The daemon raised its own open-files limit: a hook gets the one it inherited, a
+    warm one before its first line (the zygote has the daemon's)."""
+    _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    warm_env.custody.hook_nofile = (256, hard)
+    fresh, _ = await _compare(warm_env, [PYTHON, "introspect.py"], JSON_EVENT)
+    assert f"(256, {hard})".encode() in fresh.stdout  # type: ignore[attr-defined]
 
 
 async def test_large_stdin(warm_env: Env) -> None:

@@ -36,8 +36,8 @@ from typing import Any, Optional  # noqa: E402
 PRELOAD = (
     "argparse", "base64", "collections", "contextlib", "copy", "dataclasses", "datetime",
     "enum", "fnmatch", "functools", "glob", "io", "itertools", "json", "os", "pathlib",
-    "random", "re", "shlex", "shutil", "string", "subprocess", "tempfile", "textwrap",
-    "time", "traceback", "typing", "urllib.parse",
+    "random", "re", "resource", "shlex", "shutil", "string", "subprocess", "tempfile",
+    "textwrap", "time", "traceback", "typing", "urllib.parse",
 )  # fmt: skip
 """Standard library modules whose import reads no environment, starts nothing, registers
 no atexit handler and keeps no start time (so not ``logging``, ``hashlib``, ``ssl``,
@@ -45,6 +45,24 @@ no atexit handler and keeps no start time (so not ``logging``, ``hashlib``, ``ss
 
 CONTROL_FD = int(sys.argv[1])
 _MAX_MESSAGE = 1 << 22
+
+
+def _start_up_changes() -> "tuple[list[tuple[bytes, bytes]], list[bytes]]":
+    """What this interpreter's own start-up changed in its environment (C locale
+    coercion adds ``LC_CTYPE``): a fresh run of a hook changes the hook's the same way,
+    since its start-up environment is this one's (the pool's key)."""
+    try:
+        with open("/proc/self/environ", "rb") as initial_file:
+            raw = initial_file.read()
+    except OSError:
+        return [], []
+    initial = dict(entry.split(b"=", 1) for entry in raw.split(b"\0") if b"=" in entry)
+    now = os.environb
+    added = [(key, value) for key, value in now.items() if initial.get(key) != value]
+    return added, [key for key in initial if key not in now]
+
+
+_ADDED_AT_START, _REMOVED_AT_START = _start_up_changes()
 
 
 def _send(sock: _socket.socket, message: "dict[str, Any]") -> None:
@@ -111,6 +129,8 @@ class _Child:
         self.env = [(_raw(k), _raw(v)) for k, v in request["env"]]
         self.cwd = _raw(request["cwd"])
         self.shell_forks = bool(request.get("shellForks"))
+        nofile = request.get("nofile")
+        self.nofile = (int(nofile[0]), int(nofile[1])) if nofile else None
 
 
 def _serve() -> _Child:
@@ -172,6 +192,13 @@ def _fork(
             environ.clear()
             for key, value in child.env:
                 environ[key] = value
+            for key in _REMOVED_AT_START:
+                environ.pop(key, None)
+            for key, value in _ADDED_AT_START:
+                environ[key] = value
+            if child.nofile is not None:
+                resource = sys.modules["resource"]
+                resource.setrlimit(resource.RLIMIT_NOFILE, child.nofile)
             if child.shell_forks:
                 _stand_in_for_the_shell(ready_w)
             os.close(ready_w)

@@ -122,7 +122,8 @@ class WarmPool:
             return self._fallback(why)
         forks = run.shell is not None and await self._shells.forks(run.shell)
         try:
-            child = await zygote.spawn(run, given, shell_forks=forks)
+            nofile = self.custody.hook_nofile
+            child = await zygote.spawn(run, given, shell_forks=forks, nofile=nofile)
         except ZygoteError as exc:
             return self._fallback(str(exc))
         self.hits += 1

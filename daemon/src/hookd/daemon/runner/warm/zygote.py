@@ -244,12 +244,18 @@ class Zygote:
 
     # one hook -----------------------------------------------------------------------
     async def spawn(
-        self, run: PythonRun, env: Sequence[tuple[str, str]], *, shell_forks: bool = False
+        self,
+        run: PythonRun,
+        env: Sequence[tuple[str, str]],
+        *,
+        shell_forks: bool = False,
+        nofile: tuple[int, int] | None = None,
     ) -> WarmProcess:
         """Fork a child that runs ``run`` with ``env``; OSError as ``open_process`` would
         raise it (the working directory missing...), ZygoteError when the zygote failed.
         ``shell_forks``: run under a shell that forks (dash): the pid is a stand-in for
-        the shell, whose child runs the script."""
+        the shell, whose child runs the script. ``nofile``: the open-files limit the
+        script starts with."""
         if self._sock is None or self.retired:
             raise ZygoteError("its warm interpreter is retiring")
         self._ids += 1
@@ -259,6 +265,7 @@ class Zygote:
             "origArgv": [_latin1(a) for a in run.orig_argv],
             "env": [[_latin1(k), _latin1(v)] for k, v in env], "cwd": _latin1(run.cwd),
             "shellForks": shell_forks,
+            "nofile": list(nofile) if nofile is not None else None,
         }  # fmt: skip
         data = json.dumps(request).encode()
         if len(data) > SEND_BUFFER // 2:
