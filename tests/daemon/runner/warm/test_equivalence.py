@@ -14,6 +14,7 @@ from __future__ import annotations
 import difflib
 import os
 import resource
+import shutil
 import sys
 import textwrap
 from collections.abc import AsyncIterator, Callable, Sequence
@@ -236,17 +237,22 @@ def _tree(folder: Path) -> dict[str, bytes]:
 
 
 async def _compare(
-    warm_env: Env, argv: Sequence[str], stdin: bytes = b"{}"
+    warm_env: Env, argv: Sequence[str], stdin: bytes = b"{}", *, prime: bool = False
 ) -> tuple[object, object]:
-    """Fresh, then warm (once its zygote is ready): identical outcomes and files."""
+    """Fresh, then warm (once its zygote is ready): identical outcomes and files.
+    ``prime``: one fresh run first, not compared (``uv run`` builds the script's
+    environment on its first run and says so)."""
     outcomes = []
     trees = []
-    for round_ in ("fresh", "warming", "warm"):
+    for round_ in ("prime", "fresh", "warming", "warm")[0 if prime else 1 :]:
         out = warm_env.tmp / f"out-{round_}"
+        shutil.rmtree(out, ignore_errors=True)
         out.mkdir()
         data = stdin.replace(b"OUT", str(out).encode())
         hits = warm_env.pool.hits
-        outcome = await warm_env.run(argv, data, warm=round_ != "fresh")
+        outcome = await warm_env.run(argv, data, warm=round_ not in ("prime", "fresh"))
+        if round_ == "prime":
+            continue
         if round_ == "warming":
             await warm_env.pool.settled()
             continue

@@ -254,8 +254,8 @@ class Zygote:
         """Fork a child that runs ``run`` with ``env``; OSError as ``open_process`` would
         raise it (the working directory missing...), ZygoteError when the zygote failed.
         ``shell_forks``: run under a shell that forks (dash): the pid is a stand-in for
-        the shell, whose child runs the script. ``nofile``: the open-files limit the
-        script starts with."""
+        the shell, whose child runs the script (under ``uv run``, uv's child: a stand-in
+        for uv in between). ``nofile``: the open-files limit the script starts with."""
         if self._sock is None or self.retired:
             raise ZygoteError("its warm interpreter is retiring")
         self._ids += 1
@@ -264,7 +264,7 @@ class Zygote:
             "argv": [_latin1(a) for a in (run.script, *run.args)],
             "origArgv": [_latin1(a) for a in run.orig_argv],
             "env": [[_latin1(k), _latin1(v)] for k, v in env], "cwd": _latin1(run.cwd),
-            "shellForks": shell_forks,
+            "standIns": ["shell"] * shell_forks + ["uv"] * run.uv,
             "nofile": list(nofile) if nofile is not None else None,
         }  # fmt: skip
         data = json.dumps(request).encode()
