@@ -160,8 +160,6 @@ def _program_shape(
         return None
     interpreter, _, argument = line.partition(" ")
     argument = argument.strip(" \t")
-    # The kernel hands the interpreter the path the exec used (PATH's folder joined on).
-    as_run = words[0] if "/" in words[0] else program
     if os.path.basename(interpreter) == "env" and os.path.isabs(interpreter):
         if argument.startswith("-S ") and _UV_RUN.search(argument):
             split = argument[3:].split()
@@ -170,13 +168,13 @@ def _program_shape(
             uv = find_program("uv", env, cwd)
             if uv is None:
                 return None
-            return _uv_words(uv, [*split, as_run, *words[1:]], env, cwd)
+            return _uv_words(uv, [*split, words[0], *words[1:]], env, cwd)
         if not argument or not _INTERPRETER_NAME.fullmatch(argument):
             return None if "python" not in argument else "a shebang through env with options"
         found = find_program(argument, env, cwd)
         if found is None:
             return None
-        return _python_words(found, argument, [as_run, *words[1:]], env, cwd)
+        return _python_words(found, argument, [words[0], *words[1:]], env, cwd)
     if not os.path.isabs(interpreter) or not _INTERPRETER_NAME.fullmatch(
         os.path.basename(interpreter)
     ):
@@ -184,7 +182,7 @@ def _program_shape(
     if argument and (not argument.startswith("-") or " " in argument or "\t" in argument):
         return "a shebang with more than one option word"
     flags = [argument] if argument else []
-    return _python_words(interpreter, interpreter, [*flags, as_run, *words[1:]], env, cwd)
+    return _python_words(interpreter, interpreter, [*flags, words[0], *words[1:]], env, cwd)
 
 
 def _uv_words(
