@@ -18,6 +18,7 @@ import shutil
 import sys
 import textwrap
 from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -224,11 +225,18 @@ async def warm_env(tmp_path: Path) -> AsyncIterator[Env]:
         "PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "LANG": "C.UTF-8",
         "PYTHONPATH": str(site), "CLAUDE_PROJECT_DIR": str(tmp_path), "TZ": "UTC",
     }  # fmt: skip
+    async with pool_env(hooks, tmp_path, env) as running:
+        yield running
+
+
+@asynccontextmanager
+async def pool_env(hooks: Path, tmp: Path, env: dict[str, str]) -> AsyncIterator[Env]:
+    """A running warm pool under its own custody, for hooks in ``hooks``."""
     custody = Custody(16)
     pool = WarmPool(Settings(warm_idle_s=120.0), custody)
     async with trio.open_nursery() as nursery:
         await nursery.start(pool.run)
-        yield Env(hooks, tmp_path, env, custody, pool)
+        yield Env(hooks, tmp, env, custody, pool)
         nursery.cancel_scope.cancel()
 
 
@@ -271,33 +279,33 @@ async def _compare(
     return fresh, warm
 
 
+DIRECT_CASES = [
+    ("reads_json.py", []),
+    ("introspect.py", ["a b", "--flag"]),
+    ("uncaught.py", []),
+    ("exit_codes.py", ["int"]),
+    ("exit_codes.py", ["text"]),
+    ("exit_codes.py", ["none"]),
+    ("exit_codes.py", ["big"]),
+    ("exit_codes.py", ["os"]),
+    ("exit_codes.py", ["raise"]),
+    ("atexit_threads.py", []),
+    ("signals.py", ["term"]),
+    ("signals.py", ["handled"]),
+    ("signals.py", ["interrupt"]),
+    ("bytes_out.py", []),
+    ("dotenv_style.py", []),
+    ("files.py", []),
+    ("subprocess_env.py", []),
+    ("excepthook.py", []),
+    ("syntax_error.py", []),
+]
+"""Each script with the arguments that pick its behaviour (``uv run`` reuses them)."""
+
 JSON_EVENT = b'{"tool_name": "Bash", "tool_input": {"command": "rm -rf build"}, "out": "OUT"}'
 
 
-@pytest.mark.parametrize(
-    ("script", "args"),
-    [
-        ("reads_json.py", []),
-        ("introspect.py", ["a b", "--flag"]),
-        ("uncaught.py", []),
-        ("exit_codes.py", ["int"]),
-        ("exit_codes.py", ["text"]),
-        ("exit_codes.py", ["none"]),
-        ("exit_codes.py", ["big"]),
-        ("exit_codes.py", ["os"]),
-        ("exit_codes.py", ["raise"]),
-        ("atexit_threads.py", []),
-        ("signals.py", ["term"]),
-        ("signals.py", ["handled"]),
-        ("signals.py", ["interrupt"]),
-        ("bytes_out.py", []),
-        ("dotenv_style.py", []),
-        ("files.py", []),
-        ("subprocess_env.py", []),
-        ("excepthook.py", []),
-        ("syntax_error.py", []),
-    ],
-)
+@pytest.mark.parametrize(("script", "args"), DIRECT_CASES)
 async def test_direct_argv(warm_env: Env, script: str, args: list[str]) -> None:
     fresh, _warm = await _compare(warm_env, [PYTHON, script, *args], JSON_EVENT)
     assert fresh.exit_code is not None  # type: ignore[attr-defined]

@@ -24,14 +24,19 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-import trio
 
-from hookd.daemon.runner.custody import Custody
 from hookd.daemon.runner.process import ProcessLimits, run_hook_process
-from hookd.daemon.runner.warm.pool import WarmPool
-from hookd.daemon.settings import Settings
 
-from .test_equivalence import JSON_EVENT, PYTHON, SCRIPTS, Env, _compare
+from .test_equivalence import (
+    DIRECT_CASES,
+    FAKE_DOTENV,
+    JSON_EVENT,
+    PYTHON,
+    SCRIPTS,
+    Env,
+    _compare,
+    pool_env,
+)
 
 UV = shutil.which("uv") or str(Path(sys.executable).with_name("uv"))
 pytestmark = pytest.mark.skipif(
@@ -94,15 +99,6 @@ UV_SCRIPTS["to_uv.py"] = INLINE + TO_UV
 UV_SCRIPTS["plain.py"] = PLAIN
 UV_SCRIPTS["shebang.py"] = "#!/usr/bin/env -S uv run --script\n" + INLINE + SHEBANG
 
-FAKE_DOTENV = """import os
-def load_dotenv(path):
-    with open(path) as f:
-        for line in f:
-            key, _, value = line.strip().partition("=")
-            os.environ.setdefault(key, value)
-    return True
-"""
-
 
 def build_wheel(folder: Path, name: str = "fakedotenv", version: str = "1.0") -> Path:
     """A pure-Python wheel of ``FAKE_DOTENV``, for uv to install offline (``--find-links``)."""
@@ -146,32 +142,13 @@ async def uv_env(tmp_path: Path) -> AsyncIterator[Env]:
         "UV_FIND_LINKS": str(wheels), "UV_PYTHON_DOWNLOADS": "never",
         "CLAUDE_PROJECT_DIR": str(tmp_path), "TZ": "UTC",
     }  # fmt: skip
-    custody = Custody(16)
-    pool = WarmPool(Settings(warm_idle_s=120.0), custody)
-    async with trio.open_nursery() as nursery:
-        await nursery.start(pool.run)
-        yield Env(hooks, tmp_path, env, custody, pool)
-        nursery.cancel_scope.cancel()
+    async with pool_env(hooks, tmp_path, env) as running:
+        yield running
 
 
 @pytest.mark.parametrize(
     ("script", "args"),
-    [
-        ("reads_json.py", []),
-        ("introspect.py", ["a b", "--flag"]),
-        ("dotenv_hook.py", []),
-        ("uncaught.py", []),
-        ("exit_codes.py", ["int"]),
-        ("exit_codes.py", ["text"]),
-        ("exit_codes.py", ["big"]),
-        ("atexit_threads.py", []),
-        ("signals.py", ["term"]),
-        ("signals.py", ["interrupt"]),
-        ("files.py", []),
-        ("subprocess_env.py", []),
-        ("excepthook.py", []),
-        ("bytes_out.py", []),
-    ],
+    [case for case in DIRECT_CASES if case[0] in REUSED] + [("dotenv_hook.py", [])],
 )
 async def test_uv_run(uv_env: Env, script: str, args: list[str]) -> None:
     fresh, _ = await _compare(uv_env, ["uv", "run", script, *args], JSON_EVENT, prime=True)

@@ -79,7 +79,7 @@ class PythonRun:
     @property
     def file(self) -> str:
         """``__file__``: the script path made absolute as CPython does (not normalised)."""
-        return self.script if os.path.isabs(self.script) else os.path.join(self.cwd, self.script)
+        return _absolute(self.script, self.cwd)
 
     @property
     def orig_argv(self) -> tuple[str, ...]:
@@ -110,7 +110,11 @@ class UvCommand:
 
     @property
     def file(self) -> str:
-        return self.script if os.path.isabs(self.script) else os.path.join(self.cwd, self.script)
+        return _absolute(self.script, self.cwd)
+
+
+def _absolute(path: str, cwd: str) -> str:
+    return path if os.path.isabs(path) else os.path.join(cwd, path)
 
 
 def recognize(
