@@ -26,6 +26,8 @@ from pathlib import Path
 import pytest
 
 from hookd.daemon.runner.process import ProcessLimits, run_hook_process
+from hookd.daemon.runner.warm.shapes import UvCommand
+from hookd.daemon.runner.warm.uv_probe import UvResolution, _pair, _resolution, child_environment
 
 from .test_equivalence import (
     DIRECT_CASES,
@@ -333,3 +335,44 @@ async def test_a_script_whose_inputs_change_every_run_stops_asking_uv(uv_env: En
     assert uv_env.pool.uv.probes == 3
     assert uv_env.pool.hits == 0
     assert uv_env.pool.fallbacks["uv's answer keeps changing (asked 3 times in a minute)"] == 2
+
+
+def test_the_probe_checks_what_uv_did_against_the_model() -> None:
+    """Anything uv does that hookd does not model makes the script's environment
+    unusable warm, with the reason (reports as the probe's ``sitecustomize`` writes)."""
+    uv = os.path.realpath(UV)
+    command = UvCommand(program=UV, words=("uv", "run", "x.py"), script="x.py", args=("a",),
+                        cwd="/w", env=(), inline=True)  # fmt: skip
+    env = {"PATH": "/usr/bin", "HOME": "/h", "ZZ": "1"}
+    limits = (256, 4096)
+    report: dict[str, object] = {
+        "cmdline": ["/e/bin/python", "x.py", "a"], "parent": uv, "ppid": 10, "pgid": 10,
+        "parentPgid": 10, "sid": 10, "prefix": "/e", "nofile": [4096, 4096],
+        "environ": ["HOME=/h", "PATH=/e/bin:/usr/bin", f"UV={uv}", "UV_RUN_RECURSION_DEPTH=1",
+                    "VIRTUAL_ENV=/e", "ZZ=1"],
+        "stamps": [["/e/pyvenv.cfg", [1, 2, 3, 4]]], "now": 5,
+    }  # fmt: skip
+    found = _resolution(report, command, env, limits)
+    assert isinstance(found, UvResolution)
+    assert (found.python, found.path_prefix, found.virtual_env) == ("/e/bin/python", "/e/bin", "/e")
+    assert found.raises_nofile
+    assert child_environment(env, found) == tuple(_pair(e) for e in report["environ"])  # type: ignore[attr-defined]
+    changes = {
+        "uv sets variables hookd does not model (EXTRA)": {
+            "environ": [*report["environ"], "EXTRA=1"]  # type: ignore[misc]
+        },
+        "uv passes its child's environment in an order hookd does not model": {
+            "environ": list(reversed(report["environ"]))  # type: ignore[call-overload]
+        },
+        "uv changes PATH other than by a prefix": {
+            "environ": [e.replace("/e/bin:/usr/bin", "/usr/bin:/e/bin") for e in report["environ"]]  # type: ignore[attr-defined]
+        },
+        "uv does not stay the script's parent": {"parent": "/bin/sh"},
+        "uv puts the script in a process group of its own": {"pgid": 11},
+        "uv runs the script with interpreter options or another argv": {
+            "cmdline": ["/e/bin/python", "-u", "x.py", "a"]
+        },
+        "uv gives the script a file limit hookd does not model": {"nofile": [1024, 4096]},
+    }
+    for reason, change in changes.items():
+        assert _resolution({**report, **change}, command, env, limits) == reason

@@ -174,7 +174,9 @@ async def probe(
         try:
             report = json.loads(done.stdout)
         except ValueError:
-            return "uv's Python did not load hookd's probe (it ran without site)"
+            report = None
+        if not isinstance(report, dict):
+            return "uv's Python did not report (it ran without site, or wrote at start-up)"
         return _resolution(report, command, env, nofile)
     return f"uv did not start the script within {PROBE_TIMEOUT_S:.0f} s"
 
