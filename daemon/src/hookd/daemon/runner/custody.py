@@ -86,6 +86,8 @@ class Custody:
         """Hook ids whose leader is being spawned where other tasks may run meanwhile
         (trio's ``open_process``, ``process_trio.py``, forks in a thread): the leader is
         our child but not adopted yet."""
+        self._leader_gone = trio.Event()
+        """Set (and replaced) whenever a leader is released or a spawn ends unadopted."""
         self._sweep_again = False
         self.hook_nofile: tuple[int, int] | None = None
         """The file-descriptor limit hooks get when the daemon raised its own."""
@@ -200,6 +202,17 @@ class Custody:
             yield
         finally:
             self._starting.discard(hook_id)
+            self._tell_leader_gone()
+
+    async def ended(self, hook_id: str) -> None:
+        """Wait until the leader of hook ``hook_id`` is neither being spawned nor running
+        (what it left behind may still be)."""
+        while hook_id in self._starting or hook_id in self._live.values():
+            await self._leader_gone.wait()
+
+    def _tell_leader_gone(self) -> None:
+        self._leader_gone.set()
+        self._leader_gone = trio.Event()
 
     def hold(self, marker: str) -> None:
         """A warm interpreter marked ``marker`` is starting: the sweep leaves it alone."""
@@ -238,6 +251,7 @@ class Custody:
         them, per policy), and have escapees of hooks that are done swept at once (by
         ``run``, right after: the fire's answer does not wait for the ``/proc`` scan)."""
         hook_id = self._live.pop(pid, None)
+        self._tell_leader_gone()
         deadline = self._deadlines.pop(hook_id, 0.0) if hook_id else 0.0
         if (
             hook_id is not None
