@@ -128,8 +128,11 @@ async def test_progress_notifications_arrive_in_order(rpc: RpcClient, workspace)
     assert next(k for k in kinds if k[2] == 0) == ("report", "hook/started", 0)
     assert [k for k in kinds if k[2] == 0][-1] == ("report", "hook/finished", 0)
     assert ("report", "hook/slow", 0) not in kinds
-    assert result["slowest"]["index"] == 1
-    assert rpc.progress("tok")[-1]["hookd"]["slowest"]["index"] == 1
+    # The slowest by its own durationMs (the gated hook, but for a 'true' held up longer
+    # still by a busy machine: no timing is assumed).
+    slowest = max(result["hooks"], key=lambda hook: hook["durationMs"])["index"]
+    assert result["slowest"]["index"] == slowest
+    assert rpc.progress("tok")[-1]["hookd"]["slowest"]["index"] == slowest
 
 
 async def test_shutdown_cancels_in_flight_fires_and_removes_socket(settings, workspace) -> None:

@@ -1,7 +1,9 @@
-"""A hook process's bounds and what it leaves: its limits, its capped output, the outcome.
+"""A hook process's bounds and what it leaves: its limits, its capped output, the watch
+on its first line, the outcome.
 
-Shared by both ways hookd supervises a hook process (``supervise.py`` on Linux,
-``process_trio.py`` elsewhere), so the bounds and the outcome mean the same everywhere.
+Shared by both ways hookd supervises a hook process (``supervise.py`` on Linux;
+``process_trio.py`` for warm children and where there is no pidfd), so the bounds and
+the outcome mean the same everywhere.
 """
 
 from __future__ import annotations
