@@ -28,6 +28,13 @@ class Hook:
     """The handler's ``command``; ``{script}`` is the path of the hook's script."""
     first_line: str = ""
     """A line it prints before its ``sleep`` and its ``stdout`` (``{"async": true}``)."""
+    http: dict[str, Any] | None = None
+    """An ``http`` handler instead of a command: how the case's endpoint answers it
+    (``status``, ``body``, ``delay`` in seconds), or ``{"refused": True}`` for a URL no one
+    listens on. The endpoint records what it was sent as a command hook records it: the
+    body as its stdin, its ``X-*`` headers as its environment."""
+    env_seen: tuple[str, ...] = ()
+    """Variables it records from its environment (beside ``CLAUDE_PLUGIN_*``)."""
 
 
 def out(obj: Any) -> str:
@@ -96,6 +103,11 @@ class Case:
     hookd_stops: bool = False
     """hookd stops the background hook at its timeout, where the agent lets it run until
     the session ends (kept deliberately): hookd's result says ``timedOut``."""
+    env: dict[str, str] = field(default_factory=dict)
+    """More of the agent's environment; hookd's fire gets it too (``env``), as a client
+    forwarding the agent's environment gives it."""
+    agent_runs: dict[str, int] = field(default_factory=dict)
+    """How often the agent ran each of these hooks (hookd's one fire runs each once)."""
     xfail: str | None = None
 
 
