@@ -176,6 +176,18 @@ WAIT_FOR_A = (
 """The marker command, which then waits (30 s at most) until hook ``a`` has answered in
 the background, so that its answer is in when the agent sends the tool's result."""
 ASYNC = '{"async": true}'
+BLOCK_ON_FAILURE = {"onFailure": "block"}
+CREDENTIALS = {
+    "NPM_TOKEN": "npm-t", "MCP_CLIENT_SECRET": "mcp-s", "CLAUDE_CODE_SLACK_TAG_TOKEN": "slack-t",
+    "CARGO_REGISTRIES_CORP_TOKEN": "cargo-t", "OTEL_RESOURCE_ATTRIBUTES": "otel=1",
+    "GITHUB_TOKEN": "gh-t", "HF_TOKEN": "hf-t", "MY_SECRET": "my-s", "MY_PLAIN": "plain",
+}  # fmt: skip
+"""Credentials of the agent's own and of other services, and harmless variables."""
+INTERPOLATED = {"lower_var": "low", "Mixed": "mixed", "M": "m", "MY_PLAIN": "plain",
+                "MY_OTHER": "other"}  # fmt: skip
+WRONG_TYPE = out({"hookSpecificOutput": {"hookEventName": "PreToolUse",
+                  "permissionDecision": "deny", "permissionDecisionReason": 5}})  # fmt: skip
+OTHER_EVENT = specific("PostToolUse", additionalContext="misfiled")
 
 
 CASES = [
@@ -1220,6 +1232,104 @@ CASES = [
         **IN_CHECKER,
         files={**checker_agent("PreToolUse", "Bash", "a.sh"), **TRUSTED},
         every_run=True,
+    ),
+    # -- http hooks: onFailure, header interpolation, credentials -------------------------
+    Case(
+        "pre-http-non-2xx-continues",
+        "an http hook answering 500 without onFailure: a non-blocking error, the tool runs",
+        (Hook("a", http={"status": 500, "body": "boom"}),),
+    ),
+    Case(
+        "pre-http-on-failure-status",
+        "onFailure: block on an http hook answering 503 blocks (`HTTP 503 from <url>`)",
+        (Hook("a", http={"status": 503, "body": "down"}, fields=BLOCK_ON_FAILURE),),
+    ),
+    Case(
+        "pre-http-on-failure-refused",
+        "onFailure: block on an http hook whose connection is refused blocks "
+        "(`connect ECONNREFUSED 127.0.0.1:<port>`)",
+        (Hook("a", http={"refused": True}, fields=BLOCK_ON_FAILURE),),
+    ),
+    Case(
+        "pre-http-on-failure-timeout",
+        "onFailure: block on an http hook past its timeout blocks",
+        (Hook("a", http={"delay": 3}, fields={"timeout": 1, **BLOCK_ON_FAILURE}),),
+    ),
+    Case(
+        "pre-http-on-failure-plain-body",
+        "onFailure: block on an http hook answering 200 with text that is not JSON blocks",
+        (Hook("a", http={"body": "not json at all"}, fields=BLOCK_ON_FAILURE),),
+    ),
+    Case(
+        "pre-http-on-failure-schema",
+        "onFailure: block on an http hook whose JSON fails the output schema blocks, with "
+        "the validation error",
+        (Hook("a", http={"body": WRONG_TYPE}, fields=BLOCK_ON_FAILURE),),
+    ),
+    Case(
+        "pre-http-on-failure-other-event",
+        "onFailure: block on an http hook whose hookSpecificOutput names another event "
+        "blocks (`Failed to run: Hook returned incorrect event name ...`)",
+        (Hook("a", http={"body": OTHER_EVENT}, fields=BLOCK_ON_FAILURE),),
+    ),
+    Case(
+        "pre-on-failure-other-event",
+        "onFailure: block on a command hook whose hookSpecificOutput names another event "
+        "blocks, in the same words",
+        (Hook("a", stdout=OTHER_EVENT, fields=BLOCK_ON_FAILURE),),
+    ),
+    Case(
+        "pre-http-empty-200-allows",
+        "onFailure: block on an http hook answering an empty 200: a success, the tool runs",
+        (Hook("a", http={"status": 200}, fields=BLOCK_ON_FAILURE),),
+    ),
+    Case(
+        "pre-http-headers-interpolation",
+        "header values interpolate $NAME / ${NAME} of capitals, digits and _ only: "
+        "`$lower` stays as written, `$Mixed` is `$M` then `ixed`",
+        (
+            Hook(
+                "a",
+                http={},
+                fields={
+                    "headers": {
+                        "X-Lower": "a$lower_var b${lower_var}c",
+                        "X-Mixed": "[$Mixed]",
+                        "X-Upper": "$MY_PLAIN/${MY_PLAIN}x$MY_PLAINx",
+                        "X-Unlisted": "<$MY_OTHER>",
+                    },
+                    "allowedEnvVars": ["lower_var", "Mixed", "MY_PLAIN"],
+                },
+            ),
+        ),
+        env=INTERPOLATED,
+    ),
+    Case(
+        "pre-http-headers-credentials",
+        "allowedEnvVars names them all: the agent's own credentials and what it keeps from "
+        "remote sinks (NPM_TOKEN, ANTHROPIC_API_KEY, OTEL_*, ...) stay empty; GITHUB_TOKEN, "
+        "HF_TOKEN and other names pass",
+        (
+            Hook(
+                "a",
+                http={},
+                fields={
+                    "headers": {
+                        f"X-{name}": f"${{{name}}}" for name in ("ANTHROPIC_API_KEY", *CREDENTIALS)
+                    },
+                    "allowedEnvVars": ["ANTHROPIC_API_KEY", *CREDENTIALS],
+                },
+            ),
+        ),
+        env={"ANTHROPIC_API_KEY": "dummy", **CREDENTIALS},
+    ),
+    Case(
+        "pre-env-own-credentials",
+        "a command hook's environment is the agent's without its own credentials "
+        "(CLAUDE_CODE_SLACK_TAG_TOKEN) and telemetry settings; ANTHROPIC_API_KEY and other "
+        "services' credentials pass",
+        (Hook("a", env_seen=("ANTHROPIC_API_KEY", *CREDENTIALS)),),
+        env={"ANTHROPIC_API_KEY": "dummy", **CREDENTIALS},
     ),
     # -- plugins, installed into the agent from a local marketplace ----------------------
     Case(
