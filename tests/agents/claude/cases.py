@@ -156,14 +156,16 @@ TRUSTED = {"{home}/.claude.json": '{"projects": {"{ws}": {"hasTrustDialogAccepte
 
 
 def checker_agent(
-    event: str, matcher: str | None, script: str, folder: str = "{ws}"
+    event: str, matcher: str | None, script: str, folder: str = "{ws}", more: str = ""
 ) -> dict[str, str]:
     """The subagent ``checker`` (in a file named otherwise: the frontmatter's ``name``
-    counts), with one command hook in its frontmatter running ``{hooks}/<script>``."""
+    counts), with one command hook in its frontmatter running ``{hooks}/<script>``
+    (``more``: more of the handler's fields, as YAML lines)."""
     group = f"    - matcher: {matcher}\n      hooks:\n" if matcher else "    - hooks:\n"
+    fields = "".join(f"          {line}\n" for line in more.splitlines())
     text = (
         "---\nname: checker\ndescription: Checks things. Use it when asked.\nhooks:\n"
-        f"  {event}:\n{group}        - type: command\n"
+        f"  {event}:\n{group}        - type: command\n{fields}"
         f'          command: "{{hooks}}/{script}"\n---\nYou check things.\n'
     )
     return {f"{folder}/.claude/agents/the-checker.md": text}
@@ -188,6 +190,12 @@ INTERPOLATED = {"lower_var": "low", "Mixed": "mixed", "M": "m", "MY_PLAIN": "pla
 WRONG_TYPE = out({"hookSpecificOutput": {"hookEventName": "PreToolUse",
                   "permissionDecision": "deny", "permissionDecisionReason": 5}})  # fmt: skip
 OTHER_EVENT = specific("PostToolUse", additionalContext="misfiled")
+TWO_CALLS = (
+    {"tool": "Bash", "input": {"command": "touch {ws}/ran", "description": "mark"}},
+    {"tool": "Bash", "input": {"command": "touch {ws}/ran2", "description": "mark again"}},
+    {"text": "sub done"},
+)
+"""A subagent that runs the marker command twice."""
 
 
 CASES = [
@@ -1232,6 +1240,25 @@ CASES = [
         **IN_CHECKER,
         files={**checker_agent("PreToolUse", "Bash", "a.sh"), **TRUSTED},
         every_run=True,
+    ),
+    Case(
+        "subagent-frontmatter-yaml-1-2",
+        "frontmatter is YAML 1.2 (Bun's parser): `timeout: 0o1` is one second, and the hook "
+        "that sleeps past it does not block (YAML 1.1 reads a string there)",
+        (Hook("a"), Hook("fm", exit=2, stderr="too late", sleep=3, layers=())),
+        **IN_CHECKER,
+        files={**checker_agent("PreToolUse", "Bash", "fm.sh", more="timeout: 0o1"), **TRUSTED},
+    ),
+    Case(
+        "subagent-frontmatter-once",
+        "`once: true` in a subagent's frontmatter is not honoured: the hook runs on each of "
+        "the subagent's two Bash calls",
+        (Hook("fm", layers=()),),
+        turns=SUBAGENT_CHECKER,
+        subagent_turns=TWO_CALLS,
+        args=("--allowedTools", "Bash,Agent"),
+        files={**checker_agent("PreToolUse", "Bash", "fm.sh", more="once: true"), **TRUSTED},
+        agent_runs={"fm": 2},
     ),
     # -- http hooks: onFailure, header interpolation, credentials -------------------------
     Case(

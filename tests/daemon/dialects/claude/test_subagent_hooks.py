@@ -112,9 +112,35 @@ async def test_a_handler_also_in_settings_runs_once_and_edits_are_seen(
 async def test_a_broken_definition_is_reported(rpc, workspace, isolated_home) -> None:
     path = workspace / ".claude" / "agents" / "broken.md"
     path.parent.mkdir(parents=True)
-    path.write_text("---\nname: checker\nhooks: [unclosed\n---\n")
+    # Not even the agent's second reading (values quoted, tabs made spaces) parses it.
+    path.write_text("---\nname: checker\nhooks:\n    PreToolUse: []\n  Stop: []\n---\n")
     trust(isolated_home, workspace)
 
     result = await fire(rpc, workspace, INSIDE)
 
     assert any("not valid YAML" in w for w in result["warnings"])
+
+
+async def test_frontmatter_is_yaml_1_2_and_once_is_not_honoured_there(
+    rpc, workspace, isolated_home, tmp_path
+) -> None:
+    """``timeout: 0o1`` is one second in YAML 1.2 (Bun's reading; PyYAML's 1.1 makes it a
+    string), and a frontmatter hook with ``once: true`` runs on every fire from inside
+    the subagent: the agent registers subagent hooks without the one-shot removal it
+    gives skills' (tests/agents/claude ``subagent-frontmatter-yaml-1-2``,
+    ``subagent-frontmatter-once``)."""
+    log = tmp_path / "runs"
+    path = workspace / ".claude" / "agents" / "c.md"
+    path.parent.mkdir(parents=True)
+    path.write_text(
+        "---\nname: checker\ndescription: d\nhooks:\n  PreToolUse:\n    - matcher: Bash\n"
+        "      hooks:\n        - type: command\n          timeout: 0o1\n"
+        f"          once: true\n          command: echo run >> {log}\n---\nBody\n"
+    )
+    trust(isolated_home, workspace)
+
+    first = await fire(rpc, workspace, INSIDE)
+    second = await fire(rpc, workspace, INSIDE)
+
+    assert [r["hooks"][0]["timeoutMs"] for r in (first, second)] == [1000, 1000]
+    assert log.read_text() == "run\nrun\n"

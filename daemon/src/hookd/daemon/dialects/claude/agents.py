@@ -27,6 +27,7 @@ from ...model import Dialect, FireRequest, HookSpec, Loaded, Source
 from ...safe_read import HookdLimitReached, UnreadableFile, read_regular_file
 from ...statcache import StatCache
 from ..settings_json import HandlerFactory, hooks_from_object
+from . import frontmatter
 
 LAYER = "agent"
 Definition = tuple[str | None, dict[str, tuple[HookSpec, ...]], str | None]
@@ -124,13 +125,13 @@ def _read(path: str) -> tuple[str | None, dict[str, Any] | None, str | None]:
         raise  # hookd's own limit, not the file's fault: the registry says "never ran"
     except UnreadableFile as exc:
         return None, None, str(exc)
-    front = _frontmatter(text)
+    front = frontmatter.block(text)
     if front is None:
         return None, None, None  # no frontmatter: not a subagent definition
-    try:
-        import yaml  # only once a definition is read: the daemon starts without it
+    import yaml  # only once a definition is read: the daemon starts without it
 
-        data = yaml.safe_load(front)
+    try:
+        data = frontmatter.load(front)
     except yaml.YAMLError as exc:
         return None, None, f"{path}: the frontmatter is not valid YAML ({exc})"
     if not isinstance(data, dict) or not isinstance(data.get("name"), str):
@@ -139,17 +140,6 @@ def _read(path: str) -> tuple[str | None, dict[str, Any] | None, str | None]:
     if declared is not None and not isinstance(declared, dict):
         return data["name"], None, f'{path}: "hooks" must be a mapping of events'
     return data["name"], declared, None
-
-
-def _frontmatter(text: str) -> str | None:
-    """The YAML between a first line ``---`` and the next ``---`` line, else None."""
-    lines = text.lstrip("\ufeff").splitlines()
-    if not lines or lines[0].strip() != "---":
-        return None
-    for index, line in enumerate(lines[1:], start=1):
-        if line.strip() == "---":
-            return "\n".join(lines[1:index])
-    return None
 
 
 def select(
