@@ -110,15 +110,24 @@ async def test_a_handler_also_in_settings_runs_once_and_edits_are_seen(
 
 
 async def test_a_broken_definition_is_reported(rpc, workspace, isolated_home) -> None:
+    """A definition neither of the agent's two readings parses is reported as a settings
+    file's error is: in every fire's warnings (from inside the subagent or not), in
+    ``status`` and in ``hooks/list``."""
     path = workspace / ".claude" / "agents" / "broken.md"
     path.parent.mkdir(parents=True)
-    # Not even the agent's second reading (values quoted, tabs made spaces) parses it.
     path.write_text("---\nname: checker\nhooks:\n    PreToolUse: []\n  Stop: []\n---\n")
     trust(isolated_home, workspace)
 
-    result = await fire(rpc, workspace, INSIDE)
+    inside = await fire(rpc, workspace, INSIDE)
+    main_thread = await fire(rpc, workspace, {k: INSIDE[k] for k in ("tool_name", "tool_input")})
+    status = await rpc.call("status")
+    listing = await rpc.call("hooks/list", {})
 
-    assert any("not valid YAML" in w for w in result["warnings"])
+    for result in (inside, main_thread):
+        assert any(f"{path}: the frontmatter is not valid YAML" in w for w in result["warnings"])
+    for errors in (status["sourceErrors"], listing["errors"]):
+        assert [e["source"] for e in errors] == [str(path.parent)]
+        assert "not valid YAML" in errors[0]["error"]
 
 
 async def test_frontmatter_is_yaml_1_2_and_once_is_not_honoured_there(

@@ -146,9 +146,9 @@ def select(
     loaded: Sequence[tuple[Source, Loaded]], request: FireRequest
 ) -> tuple[frozenset[str], list[str]]:
     """The files whose hooks this fire runs (the definition the fire's ``agent_type``
-    names, when the fire comes from inside that subagent), and warnings: definitions
-    that could not be read, and why a definition's hooks do not run when the agent would
-    not run them either."""
+    names, when the fire comes from inside that subagent), and a warning saying why a
+    definition's hooks do not run when the agent would not run them either (definitions
+    that could not be read are the folder's error, reported on every fire)."""
     name = request.payload.get("agent_type")
     if (
         not isinstance(name, str)
@@ -157,20 +157,18 @@ def select(
     ):
         return frozenset(), []
     folders = [(source, content) for source, content in loaded if source.layer == LAYER]
-    warnings = [content.error for _source, content in folders if content.error]
     for source, content in folders:  # the project's folder comes first
         path = _definitions_in(content).get(name)
         if path is None:
             continue
         if source.root is not None and not _trusted(loaded, source.root):
             return frozenset(), [
-                *warnings,
                 f"{path}: the frontmatter hooks of subagent {name!r} were not run: Claude Code "
                 f"runs them only in a project whose trust dialog was accepted (projects"
                 f'["{source.root}"].hasTrustDialogAccepted in ~/.claude.json)',
             ]
-        return frozenset({path}), warnings
-    return frozenset(), warnings
+        return frozenset({path}), []
+    return frozenset(), []
 
 
 def _definitions_in(content: Loaded) -> dict[str, str]:

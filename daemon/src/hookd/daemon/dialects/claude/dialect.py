@@ -312,6 +312,9 @@ def select(
     seen: set[str] = set()
     value = _matcher_value(request)
     held_back: set[str] = set()
+    # A broken plugin hooks file, drop-in or subagent definition is reported on every
+    # fire, as a broken settings file is (the registry reports those).
+    warnings += [c.error for s, c in loaded if s.kind == "hookdir" and c.error]
     subagent_files, notes = agents.select(loaded, request)
     warnings += notes
     for source, content in loaded:
