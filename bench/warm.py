@@ -10,15 +10,18 @@ read, and the ratio fresh / warm. Hooks, in the style of public hook collections
 * ``heavy``: imports a dozen standard modules (argparse, dataclasses, subprocess,
   pathlib, typing, datetime, re, tempfile, shutil, logging, hashlib, urllib.request);
 * ``pre+post``: a PreToolUse and a PostToolUse hook of one tool call, each through
-  ``sh -c 'python3 "$CLAUDE_PROJECT_DIR"/... '`` as Claude Code runs them.
-
-``uv run`` hooks are not measured: hookd does not run them warm yet (see docs/design.md).
+  ``sh -c 'python3 "$CLAUDE_PROJECT_DIR"/... '`` as Claude Code runs them;
+* ``uv run``: the trivial hook with PEP 723 inline metadata, ``uv run hook.py``, and the
+  pre+post pair as a public collection writes them (inline metadata, ``sh -c 'uv run
+  "$CLAUDE_PROJECT_DIR"/...'``); uv (requirements-dev.txt) runs offline with its cache in
+  the bench's folder. Skipped when uv is not installed.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import statistics
 import sys
 import tempfile
@@ -54,15 +57,21 @@ HOOKS = {
         " 'tool': event['tool_name']}) + '\\n')\n"
     ),
 }
+INLINE = '# /// script\n# requires-python = ">=3.9"\n# dependencies = []\n# ///\n'
+HOOKS.update({f"uv_{name}": INLINE + HOOKS[name] for name in ("trivial.py", "pre.py", "post.py")})
 EVENT = b'{"tool_name": "Bash", "tool_input": {"command": "ls -la"}, "hook_event_name": "x"}\n'
+UV = shutil.which("uv") or str(Path(sys.executable).with_name("uv"))
+HAVE_UV = os.path.exists(UV)
 
 
 async def _measure(samples: int) -> list[tuple[str, float, float]]:
     folder = Path(tempfile.mkdtemp(prefix="hookd-warm-bench-"))
     for name, text in HOOKS.items():
         (folder / name).write_text(text)
-    env = {"PATH": "/usr/bin:/bin", "HOME": str(folder), "LANG": "C.UTF-8",
-           "CLAUDE_PROJECT_DIR": str(folder)}  # fmt: skip
+    (folder / "bin").mkdir()
+    env = {"PATH": f"{folder / 'bin'}:/usr/bin:/bin", "HOME": str(folder), "LANG": "C.UTF-8",
+           "CLAUDE_PROJECT_DIR": str(folder), "UV_CACHE_DIR": str(folder / "uv-cache"),
+           "UV_OFFLINE": "1", "UV_PYTHON_DOWNLOADS": "never"}  # fmt: skip
     log = folder / "post.log"
     cases: dict[str, list[Sequence[str]]] = {
         "trivial Python hook": [[PYTHON, "trivial.py"]],
@@ -72,6 +81,13 @@ async def _measure(samples: int) -> list[tuple[str, float, float]]:
             ["/bin/sh", "-c", f'python3 "$CLAUDE_PROJECT_DIR"/post.py {log}'],
         ],
     }
+    if HAVE_UV:
+        (folder / "bin" / "uv").symlink_to(UV)
+        cases["uv run hook (inline metadata)"] = [["uv", "run", "uv_trivial.py"]]
+        cases["uv pre+post pair (sh -c)"] = [
+            ["/bin/sh", "-c", 'uv run "$CLAUDE_PROJECT_DIR"/uv_pre.py'],
+            ["/bin/sh", "-c", f'uv run "$CLAUDE_PROJECT_DIR"/uv_post.py {log}'],
+        ]
     custody = Custody(8)
     pool = WarmPool(Settings(warm_idle_s=600.0), custody)
     rows = []
@@ -91,7 +107,8 @@ async def _measure(samples: int) -> list[tuple[str, float, float]]:
             return (time.perf_counter() - started) * 1000
 
         for label, argvs in cases.items():
-            await once(argvs, True)  # starts the zygotes
+            await once(argvs, False)  # uv builds the scripts' environments
+            await once(argvs, True)  # asks uv how it runs them, starts the zygotes
             await pool.settled()
             hits = pool.hits
             fresh, warm = [], []
@@ -114,9 +131,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     rows = trio.run(_measure, 8 if args.quick else 30)
     print("\nwarm Python hooks (p50 spawn to exit, same run, alternating)")
-    print(f"{'hook':<26}{'fresh ms':>10}{'warm ms':>10}{'fresh/warm':>12}")
+    print(f"{'hook':<32}{'fresh ms':>10}{'warm ms':>10}{'fresh/warm':>12}")
     for label, fresh, warm in rows:
-        print(f"{label:<26}{fresh:>10.1f}{warm:>10.1f}{fresh / warm:>11.1f}x")
+        print(f"{label:<32}{fresh:>10.1f}{warm:>10.1f}{fresh / warm:>11.1f}x")
+    if not HAVE_UV:
+        print("uv run hooks: skipped (uv is not installed; requirements-dev.txt installs it)")
     return 0
 
 

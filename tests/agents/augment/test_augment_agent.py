@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ import pytest
 import trio
 
 from agents.augment.cases import CASES, Case, Hook
+from agents.harness.ahead import Ahead, jobs, selected_cases, trio_side
 from hookd.daemon.app import serve
 from hookd.daemon.settings import Settings
 from hookd_testing import RpcClient
@@ -260,12 +262,31 @@ def compare(case: Case, agent: dict[str, Any], hookd: dict[str, Any]) -> list[st
     return problems
 
 
+@pytest.fixture(scope="module")
+def ahead(
+    request: pytest.FixtureRequest,
+    auggie_bin: str,
+    netns: None,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[Ahead]:
+    """The selected cases' agent runs, started ahead of their tests (``harness/ahead.py``)."""
+    cases = selected_cases(request, "test_augment_agent_and_hookd_agree")
+    base = tmp_path_factory.mktemp("cases")
+    runs = Ahead(trio_side(_agent_side, auggie_bin), cases, lambda c: base / c.id, jobs())
+    yield runs
+    runs.close()
+
+
+async def _agent_side(auggie: str, case: Case, root: Path) -> dict[str, Any]:
+    places = _setup(case, root)
+    return {"places": places, "agent": await _run_agent(case, places, auggie)}
+
+
 @pytest.mark.parametrize("case", case_params(CASES))
-async def test_augment_agent_and_hookd_agree(
-    case: Case, auggie_bin: str, netns: None, settings: Settings, tmp_path: Path
-) -> None:
-    places = _setup(case, tmp_path / "case")
-    agent = await _run_agent(case, places, auggie_bin)
+async def test_augment_agent_and_hookd_agree(case: Case, ahead: Ahead, settings: Settings) -> None:
+    _root, running = ahead.take(case)
+    side = await trio.to_thread.run_sync(running.result)
+    places, agent = side["places"], side["agent"]
     agent_stdin = _runs(places["agent"], "stdin")
     if case.never_fires:
         assert agent_stdin == {}, f"auggie ran hooks: {sorted(agent_stdin)}"

@@ -20,7 +20,7 @@ import pytest
 import trio
 
 from agents.claude.cases import CASES, Case, Hook
-from agents.harness.ahead import Ahead, jobs
+from agents.harness.ahead import Ahead, jobs, selected_cases
 from hookd.daemon.app import serve
 from hookd.daemon.settings import Settings
 from hookd_testing import RpcClient
@@ -478,8 +478,7 @@ def ahead(
     """The agent runs of the selected cases, started ahead of their tests, ``jobs()`` at a
     time (``harness/ahead.py``): the agent side of the next case runs while hookd's side
     of this one does."""
-    cases = [item.callspec.params["case"] for item in request.session.items
-             if getattr(item, "originalname", "") == "test_claude_agent_and_hookd_agree"]  # fmt: skip
+    cases = selected_cases(request, "test_claude_agent_and_hookd_agree")
     base = tmp_path_factory.mktemp("cases")
     runs = Ahead(partial(_agent_side, claude_bin), cases, lambda case: base / case.id, jobs())
     yield runs

@@ -10,12 +10,15 @@ the driver ends its process group once the outcome is in its output."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+import trio
 
 from agents.cline.cases import CASES, Case
+from agents.harness.ahead import Ahead, jobs, selected_cases, trio_side
 from agents.harness.cline_cases import (
     Compared,
     fire_hookd,
@@ -108,12 +111,31 @@ def compare(case: Case, agent: dict[str, Any], hookd: dict[str, Any]) -> list[st
     return c.problems
 
 
+@pytest.fixture(scope="module")
+def ahead(
+    request: pytest.FixtureRequest,
+    cline_bin: str,
+    netns: None,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[Ahead]:
+    """The selected cases' agent runs, started ahead of their tests (``harness/ahead.py``)."""
+    cases = selected_cases(request, "test_cline_agent_and_hookd_agree")
+    base = tmp_path_factory.mktemp("cases")
+    runs = Ahead(trio_side(_agent_side, cline_bin), cases, lambda c: base / c.id, jobs())
+    yield runs
+    runs.close()
+
+
+async def _agent_side(cline: str, case: Case, root: Path) -> dict[str, Any]:
+    places = _setup(case, root)
+    return {"places": places, "agent": await run_agent(places, _run(case, places, cline))}
+
+
 @pytest.mark.parametrize("case", case_params(CASES))
-async def test_cline_agent_and_hookd_agree(
-    case: Case, cline_bin: str, netns: None, settings: Settings, tmp_path: Path
-) -> None:
-    places = _setup(case, tmp_path / "case")
-    agent = await run_agent(places, _run(case, places, cline_bin))
+async def test_cline_agent_and_hookd_agree(case: Case, ahead: Ahead, settings: Settings) -> None:
+    _root, running = ahead.take(case)
+    side = await trio.to_thread.run_sync(running.result)
+    places, agent = side["places"], side["agent"]
     payload = payload_of(places["agent"], case.hooks, case.event)
     assert payload is not None, (
         f"the agent never ran a {case.event} hook: {agent['stdout'][-3000:]}"

@@ -7,12 +7,15 @@ same stdin bytes, and hooks must run in the same order."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+import trio
 
 from agents.cline_sdk.cases import CASES, Case
+from agents.harness.ahead import Ahead, jobs, selected_cases, trio_side
 from agents.harness.cline_cases import (
     Compared,
     fire_hookd,
@@ -103,12 +106,33 @@ def compare(case: Case, agent: dict[str, Any], hookd: dict[str, Any]) -> list[st
     return c.problems
 
 
+@pytest.fixture(scope="module")
+def ahead(
+    request: pytest.FixtureRequest,
+    cline_sdk_bin: str,
+    netns: None,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[Ahead]:
+    """The selected cases' agent runs, started ahead of their tests (``harness/ahead.py``)."""
+    cases = selected_cases(request, "test_cline_sdk_agent_and_hookd_agree")
+    base = tmp_path_factory.mktemp("cases")
+    runs = Ahead(trio_side(_agent_side, cline_sdk_bin), cases, lambda c: base / c.id, jobs())
+    yield runs
+    runs.close()
+
+
+async def _agent_side(cline: str, case: Case, root: Path) -> dict[str, Any]:
+    places = _setup(case, root)
+    return {"places": places, "agent": await run_agent(places, _run(case, places, cline))}
+
+
 @pytest.mark.parametrize("case", case_params(CASES))
 async def test_cline_sdk_agent_and_hookd_agree(
-    case: Case, cline_sdk_bin: str, netns: None, settings: Settings, tmp_path: Path
+    case: Case, ahead: Ahead, settings: Settings
 ) -> None:
-    places = _setup(case, tmp_path / "case")
-    agent = await run_agent(places, _run(case, places, cline_sdk_bin))
+    _root, running = ahead.take(case)
+    side = await trio.to_thread.run_sync(running.result)
+    places, agent = side["places"], side["agent"]
     payload = payload_of(places["agent"], case.hooks, case.event)
     assert payload is not None, (
         f"the agent never ran a {case.event} hook: {agent['stdout'][-2000:]}"

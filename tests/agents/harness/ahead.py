@@ -54,3 +54,22 @@ class Ahead:
     def close(self) -> None:
         """Drop the runs no test asked for (a stopped session) and wait for the rest."""
         self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+def selected_cases(request: Any, test_name: str) -> list[Any]:
+    """The ``case`` parameters of the collected ``test_name`` items, in the order they will
+    run (after ``-k`` and the like): the runs a module's ``Ahead`` should start."""
+    return [item.callspec.params["case"] for item in request.session.items
+            if getattr(item, "originalname", "") == test_name]  # fmt: skip
+
+
+def trio_side(side: Callable[..., Any], *args: Any) -> Callable[[Any, Path], dict[str, Any]]:
+    """``side(*args, case, root)``, an async agent side, run in the worker thread's own trio
+    run: what ``Ahead`` takes."""
+    import trio
+
+    def run(case: Any, root: Path) -> dict[str, Any]:
+        result: dict[str, Any] = trio.run(side, *args, case, root)
+        return result
+
+    return run

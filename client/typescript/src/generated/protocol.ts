@@ -367,12 +367,13 @@ export interface Status {
   };
   /** Workspace roots forgotten so far because no fire named them for forget_roots_after_s, or to stay within max_roots (a later fire adds a root back). */
   rootsForgotten?: number;
-  /** Warm Python interpreters: enabled (warm_python), hits (hooks started warm), fallbacks (why other Python hooks started fresh, with counts) and interpreters (pid, interpreter, flags, ready, unusable, hits, running, rssKiB). */
+  /** Warm Python interpreters: enabled (warm_python), hits (hooks started warm), fallbacks (why other Python hooks started fresh, with counts), interpreters (pid, interpreter, flags, ready, unusable, hits, running, rssKiB) and uvEnvironments (what uv answered for each `uv run` script: script, python and environment, or unusable with the reason). */
   warmPython?: {
     enabled?: boolean;
     hits?: number;
     fallbacks?: { [key: string]: number };
     interpreters?: JsonObject[];
+    uvEnvironments?: JsonObject[];
   } | null;
   /** Claude Code's http hook entry (http_entry in hookd's config); null when it is off. */
   httpEntry?: {

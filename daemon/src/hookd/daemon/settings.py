@@ -113,10 +113,10 @@ class Settings:
     audit_keep: int = 3
     """Rotated audit files kept."""
     warm_python: bool = True
-    """Run Python hooks (``python3 x.py``, Python shebang scripts) in a child forked
-    from a warm interpreter of the same Python, options and start-up environment, where
-    that is exactly what a fresh run would be; otherwise, and when false, they start
-    fresh. ``status`` counts warm starts and why others were not."""
+    """Run Python hooks (``python3 x.py``, Python shebang scripts, ``uv run x.py``) in a
+    child forked from a warm interpreter of the same Python, options and start-up
+    environment, where that is exactly what a fresh run would be; otherwise, and when
+    false, they start fresh. ``status`` counts warm starts and why others were not."""
     warm_python_exclude: tuple[str, ...] = ()
     """Glob patterns of hook scripts (absolute paths) that always start fresh."""
     warm_idle_s: float = 300.0

@@ -1,11 +1,13 @@
 """Warm Python hooks through the real daemon: a Claude command hook (``sh -c`` with
-``$CLAUDE_PROJECT_DIR``) decides the same fresh and warm, ``status`` counts the warm
-starts and the fallbacks, and ``warm_python = false`` turns it off."""
+``$CLAUDE_PROJECT_DIR``, ``python3`` or ``uv run``) decides the same fresh and warm,
+``status`` counts the warm starts and the fallbacks, and ``warm_python = false`` turns
+it off."""
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -30,10 +32,11 @@ sys.exit(2)
 """
 
 
-def _project(workspace: Path) -> None:
+def _project(
+    workspace: Path, command: str = 'python3 "$CLAUDE_PROJECT_DIR"/.claude/guard.py'
+) -> None:
     (workspace / ".claude").mkdir()
     (workspace / ".claude" / "guard.py").write_text(HOOK)
-    command = 'python3 "$CLAUDE_PROJECT_DIR"/.claude/guard.py'
     hooks = {
         "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": command}]}]
     }
@@ -85,5 +88,34 @@ async def test_the_switch_turns_it_off(
         "hits": 0,
         "fallbacks": {},
         "interpreters": [],
+        "uvEnvironments": [],
     }
     assert all(r["reason"] == "rm -rf build is not allowed" for r in results)
+
+
+async def test_a_uv_run_hook_runs_warm_and_decides_the_same(
+    settings: Settings, workspace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    uv = shutil.which("uv") or str(Path(sys.executable).with_name("uv"))
+    if not os.path.exists(uv):
+        pytest.skip("uv is not installed (requirements-dev.txt installs it)")
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "bin" / "uv").symlink_to(uv)
+    monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}:/usr/bin:/bin")
+    monkeypatch.setenv("UV_CACHE_DIR", str(tmp_path / "uv-cache"))
+    monkeypatch.setenv("UV_OFFLINE", "1")
+    monkeypatch.setenv("UV_PYTHON_DOWNLOADS", "never")
+    _project(workspace, 'uv run "$CLAUDE_PROJECT_DIR"/.claude/guard.py')
+    guard = workspace / ".claude" / "guard.py"
+    guard.write_text("# /// script\n# dependencies = []\n# ///\n" + HOOK)
+    results, status = await _fires(settings, workspace, 4)
+    warm = status["warmPython"]
+    assert warm["hits"] == 3
+    assert warm["fallbacks"] == {"warming up": 1}  # uv was asked, then the zygote started
+    [known] = warm["uvEnvironments"]
+    assert known["script"] == str(guard)
+    assert known["python"] == known["environment"] + "/bin/python"
+    assert [i["interpreter"] for i in warm["interpreters"]] == [known["python"]]
+    for result in results:
+        assert result["action"] == "block"
+        assert result["reason"] == "rm -rf build is not allowed"

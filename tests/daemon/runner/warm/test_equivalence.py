@@ -13,9 +13,12 @@ from __future__ import annotations
 
 import difflib
 import os
+import resource
+import shutil
 import sys
 import textwrap
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,6 +28,7 @@ import trio
 from hookd.daemon.runner.custody import Custody
 from hookd.daemon.runner.process import ProcessLimits, run_hook_process
 from hookd.daemon.runner.warm.pool import WarmPool
+from hookd.daemon.runner.warm.zygote import Zygote
 from hookd.daemon.settings import Settings
 
 PYTHON = "/usr/bin/python3"
@@ -221,11 +225,18 @@ async def warm_env(tmp_path: Path) -> AsyncIterator[Env]:
         "PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "LANG": "C.UTF-8",
         "PYTHONPATH": str(site), "CLAUDE_PROJECT_DIR": str(tmp_path), "TZ": "UTC",
     }  # fmt: skip
+    async with pool_env(hooks, tmp_path, env) as running:
+        yield running
+
+
+@asynccontextmanager
+async def pool_env(hooks: Path, tmp: Path, env: dict[str, str]) -> AsyncIterator[Env]:
+    """A running warm pool under its own custody, for hooks in ``hooks``."""
     custody = Custody(16)
     pool = WarmPool(Settings(warm_idle_s=120.0), custody)
     async with trio.open_nursery() as nursery:
         await nursery.start(pool.run)
-        yield Env(hooks, tmp_path, env, custody, pool)
+        yield Env(hooks, tmp, env, custody, pool)
         nursery.cancel_scope.cancel()
 
 
@@ -234,17 +245,22 @@ def _tree(folder: Path) -> dict[str, bytes]:
 
 
 async def _compare(
-    warm_env: Env, argv: Sequence[str], stdin: bytes = b"{}"
+    warm_env: Env, argv: Sequence[str], stdin: bytes = b"{}", *, prime: bool = False
 ) -> tuple[object, object]:
-    """Fresh, then warm (once its zygote is ready): identical outcomes and files."""
+    """Fresh, then warm (once its zygote is ready): identical outcomes and files.
+    ``prime``: one fresh run first, not compared (``uv run`` builds the script's
+    environment on its first run and says so)."""
     outcomes = []
     trees = []
-    for round_ in ("fresh", "warming", "warm"):
+    for round_ in ("prime", "fresh", "warming", "warm")[0 if prime else 1 :]:
         out = warm_env.tmp / f"out-{round_}"
+        shutil.rmtree(out, ignore_errors=True)
         out.mkdir()
         data = stdin.replace(b"OUT", str(out).encode())
         hits = warm_env.pool.hits
-        outcome = await warm_env.run(argv, data, warm=round_ != "fresh")
+        outcome = await warm_env.run(argv, data, warm=round_ not in ("prime", "fresh"))
+        if round_ == "prime":
+            continue
         if round_ == "warming":
             await warm_env.pool.settled()
             continue
@@ -263,33 +279,33 @@ async def _compare(
     return fresh, warm
 
 
+DIRECT_CASES = [
+    ("reads_json.py", []),
+    ("introspect.py", ["a b", "--flag"]),
+    ("uncaught.py", []),
+    ("exit_codes.py", ["int"]),
+    ("exit_codes.py", ["text"]),
+    ("exit_codes.py", ["none"]),
+    ("exit_codes.py", ["big"]),
+    ("exit_codes.py", ["os"]),
+    ("exit_codes.py", ["raise"]),
+    ("atexit_threads.py", []),
+    ("signals.py", ["term"]),
+    ("signals.py", ["handled"]),
+    ("signals.py", ["interrupt"]),
+    ("bytes_out.py", []),
+    ("dotenv_style.py", []),
+    ("files.py", []),
+    ("subprocess_env.py", []),
+    ("excepthook.py", []),
+    ("syntax_error.py", []),
+]
+"""Each script with the arguments that pick its behaviour (``uv run`` reuses them)."""
+
 JSON_EVENT = b'{"tool_name": "Bash", "tool_input": {"command": "rm -rf build"}, "out": "OUT"}'
 
 
-@pytest.mark.parametrize(
-    ("script", "args"),
-    [
-        ("reads_json.py", []),
-        ("introspect.py", ["a b", "--flag"]),
-        ("uncaught.py", []),
-        ("exit_codes.py", ["int"]),
-        ("exit_codes.py", ["text"]),
-        ("exit_codes.py", ["none"]),
-        ("exit_codes.py", ["big"]),
-        ("exit_codes.py", ["os"]),
-        ("exit_codes.py", ["raise"]),
-        ("atexit_threads.py", []),
-        ("signals.py", ["term"]),
-        ("signals.py", ["handled"]),
-        ("signals.py", ["interrupt"]),
-        ("bytes_out.py", []),
-        ("dotenv_style.py", []),
-        ("files.py", []),
-        ("subprocess_env.py", []),
-        ("excepthook.py", []),
-        ("syntax_error.py", []),
-    ],
-)
+@pytest.mark.parametrize(("script", "args"), DIRECT_CASES)
 async def test_direct_argv(warm_env: Env, script: str, args: list[str]) -> None:
     fresh, _warm = await _compare(warm_env, [PYTHON, script, *args], JSON_EVENT)
     assert fresh.exit_code is not None  # type: ignore[attr-defined]
@@ -314,6 +330,23 @@ async def test_through_the_shell(warm_env: Env, command: str) -> None:
 
 async def test_shebang_exec(warm_env: Env) -> None:
     await _compare(warm_env, [str(warm_env.hooks / "shebang_env.py"), "x"], JSON_EVENT)
+
+
+async def test_without_a_locale(warm_env: Env) -> None:
+    """No ``LANG``: CPython's start-up coerces the C locale and adds ``LC_CTYPE`` to the
+    environment; a warm child's environment gets it too."""
+    warm_env.env.pop("LANG")
+    fresh, _ = await _compare(warm_env, [PYTHON, "introspect.py"], JSON_EVENT)
+    assert b"('LC_CTYPE', 'C.UTF-8')" in fresh.stdout  # type: ignore[attr-defined]
+
+
+async def test_the_hooks_file_limit(warm_env: Env) -> None:
+    """The daemon raised its own open-files limit: a hook gets the one it inherited, a
+    warm one before its first line (the zygote has the daemon's)."""
+    _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    warm_env.custody.hook_nofile = (256, hard)
+    fresh, _ = await _compare(warm_env, [PYTHON, "introspect.py"], JSON_EVENT)
+    assert f"(256, {hard})".encode() in fresh.stdout  # type: ignore[attr-defined]
 
 
 async def test_large_stdin(warm_env: Env) -> None:
@@ -402,3 +435,63 @@ async def test_timeout_kills_the_warm_hook_group(warm_env: Env) -> None:
     assert outcome.timed_out
     assert outcome.stdout == b"started\n"
     assert outcome.exit_code == -15
+
+
+async def test_idle_and_busy_zygotes_retire_quietly(tmp_path: Path) -> None:
+    """An idle zygote goes after ``warm_idle_s``; one retired while its hook runs goes
+    when the hook ends; neither takes the pool (or the daemon) down."""
+    (tmp_path / "gated.py").write_text("import sys\nprint(open(sys.argv[1]).read())\n")
+    gate = tmp_path / "gate"
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "LANG": "C.UTF-8"}
+    custody = Custody(8)
+    pool = WarmPool(Settings(warm_idle_s=60.0), custody)
+    custody.warm = pool
+    outcomes = []
+
+    async def hook() -> None:
+        outcomes.append(await run_hook_process(
+            [PYTHON, "gated.py", str(gate)], stdin=b"", cwd=str(tmp_path), env=env,
+            limits=ProcessLimits(timeout_s=30), custody=custody,
+        ))  # fmt: skip
+
+    async def run_gated(started: Callable[[], None] = lambda: None) -> None:
+        """One hook, held until this task opens the gate (a FIFO) and writes to it."""
+        os.mkfifo(gate)
+        async with trio.open_nursery() as hooks:
+            hooks.start_soon(hook)
+            with trio.fail_after(30):
+                writer = await trio.to_thread.run_sync(open, gate, "w")  # the hook runs
+            started()
+            with writer:
+                writer.write("done")
+        gate.unlink()
+
+    async def warm_zygote() -> Zygote:
+        await run_gated()
+        await pool.settled()
+        [zygote] = pool._zygotes.values()
+        assert zygote.ready.is_set()
+        return zygote
+
+    async with trio.open_nursery() as nursery:
+        await nursery.start(pool.run)
+        idle = await warm_zygote()
+        assert idle.process is not None
+        pool.idle_s = 0.0
+        pool.housekeeping()
+        with trio.fail_after(30):
+            await idle.process.wait()  # retired as idle, and gone
+        assert pool.view()["interpreters"] == []
+        pool.idle_s = 60.0
+        busy = await warm_zygote()
+        assert busy.process is not None
+        idle.last_used = busy.last_used = trio.current_time() - 3600  # not used for an hour
+        await run_gated(pool.housekeeping)  # while its hook runs it is not idle
+        assert pool._zygotes
+        assert not busy.retired
+        await run_gated(lambda: pool._retire(busy, "over warm_max_rss_mib"))
+        with trio.fail_after(30):
+            await busy.process.wait()  # once its hook ended
+        assert [o.stdout for o in outcomes] == [b"done\n"] * 4
+        assert pool.hits == 2
+        nursery.cancel_scope.cancel()

@@ -85,6 +85,8 @@ class Custody:
         self._starting: set[str] = set()
         """Hook ids whose leader is being spawned (``open_process`` forks in a thread, so
         other tasks run meanwhile): the leader is our child but not adopted yet."""
+        self._leader_gone = trio.Event()
+        """Set (and replaced) whenever a leader is released or a spawn ends unadopted."""
         self._sweep_again = False
         self.hook_nofile: tuple[int, int] | None = None
         """The file-descriptor limit hooks get when the daemon raised its own."""
@@ -194,6 +196,17 @@ class Custody:
             yield
         finally:
             self._starting.discard(hook_id)
+            self._tell_leader_gone()
+
+    async def ended(self, hook_id: str) -> None:
+        """Wait until the leader of hook ``hook_id`` is neither being spawned nor running
+        (what it left behind may still be)."""
+        while hook_id in self._starting or hook_id in self._live.values():
+            await self._leader_gone.wait()
+
+    def _tell_leader_gone(self) -> None:
+        self._leader_gone.set()
+        self._leader_gone = trio.Event()
 
     def hold(self, marker: str) -> None:
         """A warm interpreter marked ``marker`` is starting: the sweep leaves it alone."""
@@ -231,6 +244,7 @@ class Custody:
         """A hook's leader was reaped: keep its leftovers until its deadline (or kill
         them, per policy), and sweep escapees of hooks that are done."""
         hook_id = self._live.pop(pid, None)
+        self._tell_leader_gone()
         deadline = self._deadlines.pop(hook_id, 0.0) if hook_id else 0.0
         if (
             hook_id is not None

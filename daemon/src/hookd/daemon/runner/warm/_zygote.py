@@ -12,7 +12,10 @@ side-effect-free standard library modules, says hello, then serves the daemon:
   the traceback of an uncaught exception, thread joins, atexit, flushing, finalization)
   is the one a fresh run takes;
 * the child is reaped when it exits and its status sent (the daemon's own children are
-  reaped as it reads their status, so the pid is free from the same moment).
+  reaped as it reads their status, so the pid is free from the same moment);
+* stand-ins: where a fresh run's hook process is not Python itself but a program that
+  starts it and waits (a shell that forks, ``uv run``), the child stays as that program
+  (same pid, session, exit status, signal handling) and Python runs in its child.
 
 Standard library only, no imports from hookd, Python 3.9 and later: it runs under the
 hook's interpreter, not hookd's. It never writes to its own stdout or stderr (a child
@@ -36,8 +39,8 @@ from typing import Any, Optional  # noqa: E402
 PRELOAD = (
     "argparse", "base64", "collections", "contextlib", "copy", "dataclasses", "datetime",
     "enum", "fnmatch", "functools", "glob", "io", "itertools", "json", "os", "pathlib",
-    "random", "re", "shlex", "shutil", "string", "subprocess", "tempfile", "textwrap",
-    "time", "traceback", "typing", "urllib.parse",
+    "random", "re", "resource", "shlex", "shutil", "string", "subprocess", "tempfile",
+    "textwrap", "time", "traceback", "typing", "urllib.parse",
 )  # fmt: skip
 """Standard library modules whose import reads no environment, starts nothing, registers
 no atexit handler and keeps no start time (so not ``logging``, ``hashlib``, ``ssl``,
@@ -45,6 +48,27 @@ no atexit handler and keeps no start time (so not ``logging``, ``hashlib``, ``ss
 
 CONTROL_FD = int(sys.argv[1])
 _MAX_MESSAGE = 1 << 22
+_UV_FORWARDS = ("SIGTERM", "SIGUSR1", "SIGUSR2", "SIGHUP", "SIGALRM", "SIGQUIT", "SIGWINCH",
+                "SIGPIPE")  # fmt: skip
+"""Signals ``uv run`` forwards to the Python it waits for, at once (SIGINT: after 200 ms)."""
+
+
+def _start_up_changes() -> "tuple[list[tuple[bytes, bytes]], list[bytes]]":
+    """What this interpreter's own start-up changed in its environment (C locale
+    coercion adds ``LC_CTYPE``): a fresh run of a hook changes the hook's the same way,
+    since its start-up environment is this one's (the pool's key)."""
+    try:
+        with open("/proc/self/environ", "rb") as initial_file:
+            raw = initial_file.read()
+    except OSError:
+        return [], []
+    initial = dict(entry.split(b"=", 1) for entry in raw.split(b"\0") if b"=" in entry)
+    now = os.environb
+    added = [(key, value) for key, value in now.items() if initial.get(key) != value]
+    return added, [key for key in initial if key not in now]
+
+
+_ADDED_AT_START, _REMOVED_AT_START = _start_up_changes()
 
 
 def _send(sock: _socket.socket, message: "dict[str, Any]") -> None:
@@ -110,7 +134,9 @@ class _Child:
         self.orig_argv = [os.fsdecode(_raw(a)) for a in request["origArgv"]]
         self.env = [(_raw(k), _raw(v)) for k, v in request["env"]]
         self.cwd = _raw(request["cwd"])
-        self.shell_forks = bool(request.get("shellForks"))
+        self.stand_ins = [str(role) for role in request.get("standIns", ())]
+        nofile = request.get("nofile")
+        self.nofile = (int(nofile[0]), int(nofile[1])) if nofile else None
 
 
 def _serve() -> _Child:
@@ -172,8 +198,18 @@ def _fork(
             environ.clear()
             for key, value in child.env:
                 environ[key] = value
-            if child.shell_forks:
-                _stand_in_for_the_shell(ready_w)
+            for key in _REMOVED_AT_START:
+                environ.pop(key, None)
+            for key, value in _ADDED_AT_START:
+                environ[key] = value
+            if child.nofile is not None:
+                resource = sys.modules["resource"]
+                resource.setrlimit(resource.RLIMIT_NOFILE, child.nofile)
+            for role in child.stand_ins:
+                if role == "uv":
+                    _stand_in_for_uv(ready_w)
+                else:
+                    _stand_in_for_the_shell(ready_w)
             os.close(ready_w)
             return child
         except OSError as exc:
@@ -223,6 +259,42 @@ def _stand_in_for_the_shell(ready_w: int) -> None:
                 note += " (core dumped)"
             os.write(2, note.encode() + b"\n")
         os._exit(128 + number)
+    os._exit(os.waitstatus_to_exitcode(status))
+
+
+def _stand_in_for_uv(ready_w: int) -> None:
+    """``uv run`` starts Python as its child in its own process group and waits: it
+    forwards TERM, HUP, QUIT, USR1, USR2, ALRM, WINCH and PIPE at once, INT after 200 ms
+    (its stdin is no terminal), and exits with the child's exit code, or 128 + N when
+    the child died of signal N (uv's ``run_to_completion``). This process stays as uv."""
+    signal = sys.modules["_signal"]
+    forwarded = {getattr(signal, name) for name in _UV_FORWARDS} | {signal.SIGINT}
+    # uv's handlers are in place long before a fresh Python gets to run a line; here
+    # the child runs at once: signals wait (blocked) until this process handles them.
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, forwarded)
+    pid = os.fork()
+    if pid == 0:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        return
+    os.close(ready_w)
+
+    def forward(number: int, _frame: object) -> None:
+        try:
+            os.kill(pid, number)
+        except OSError:
+            pass
+
+    def forward_later(number: int, frame: object) -> None:
+        sys.modules["time"].sleep(0.2)
+        forward(number, frame)
+
+    for name in _UV_FORWARDS:
+        signal.signal(getattr(signal, name), forward)
+    signal.signal(signal.SIGINT, forward_later)
+    signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+    _pid, status = os.waitpid(pid, 0)
+    if os.WIFSIGNALED(status):
+        os._exit(128 + os.WTERMSIG(status))
     os._exit(os.waitstatus_to_exitcode(status))
 
 

@@ -8,6 +8,9 @@ line that imports), that is the variables CPython reads as it starts (``PYTHON*`
 ``LC_*``, ``LANG``, ``LANGUAGE``, ``HOME``, ``PATH``, ``TZ``); otherwise it is the whole
 environment and the working directory, since such code may read anything.
 
+A ``uv run`` hook is first turned into the Python run uv would start (``uv_envs``:
+uv itself is asked once per script environment), then goes the same way.
+
 A hook runs fresh (and ``status`` counts why) when its command is not an exact Python
 shape, its key's zygote is still starting, its script's folder shadows a preloaded
 module, a folder on the zygote's ``sys.path`` changed, or anything about the zygote is
@@ -28,8 +31,9 @@ import trio
 
 from ...settings import Settings
 from ..custody import HOOK_ID_ENV, Custody
-from .shapes import PythonRun, recognize
+from .shapes import PythonRun, UvCommand, recognize
 from .shell_env import ShellEnvironments
+from .uv_envs import UvEnvironments
 from .zygote import WarmProcess, Zygote, ZygoteError, preloaded_shadowed
 
 log = structlog.get_logger("hookd.warm")
@@ -61,12 +65,14 @@ class WarmPool:
         self._pure: dict[tuple[object, ...], bool] = {}
         """Interpreter signature -> whether its start-up runs only CPython's own code."""
         self._shells = ShellEnvironments()
+        self.uv = UvEnvironments(custody, self._prestart)
         self._nursery: trio.Nursery | None = None
         self._started = 0
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         """Host the zygotes and retire the idle and the large ones, until cancelled."""
         async with trio.open_nursery() as nursery:
+            await nursery.start(self.uv.run)
             self._nursery = nursery
             task_status.started()
             try:
@@ -77,9 +83,15 @@ class WarmPool:
                 self._nursery = None
 
     async def settled(self) -> None:
-        """Wait until every zygote asked for so far has started (or failed to)."""
-        for zygote in set(self._zygotes.values()):
-            await zygote.ready.wait()
+        """Wait until every probe of uv and every zygote asked for so far has its answer
+        (or has started, or failed to)."""
+        while True:
+            await self.uv.settled()
+            starting = [z for z in set(self._zygotes.values()) if not z.ready.is_set()]
+            if not starting:
+                return
+            for zygote in starting:
+                await zygote.ready.wait()
 
     def housekeeping(self) -> None:
         for zygote in set(self._zygotes.values()):
@@ -101,15 +113,20 @@ class WarmPool:
             return None
         if isinstance(found, str):
             return self._fallback(found)
-        run = found
-        if any(fnmatch.fnmatch(run.file, pattern) for pattern in self.exclude):
+        if any(fnmatch.fnmatch(found.file, pattern) for pattern in self.exclude):
             return self._fallback("excluded by warm_python_exclude")
-        given = run.env
-        if run.shell is not None:
-            probed = await self._shells.given(run.shell, env, run.cwd, run.command)
+        given = found.env
+        if found.shell is not None:
+            probed = await self._shells.given(found.shell, env, found.cwd, found.command)
             if probed is None:
                 return self._fallback("the wrapper shell's environment could not be read")
             given = probed
+        if isinstance(found, UvCommand):
+            resolved = self.uv.python_run(found, dict(given), env.get(HOOK_ID_ENV))
+            if isinstance(resolved, str):
+                return self._fallback(resolved)
+            found, given = resolved, resolved.env
+        run = found
         key = self._key(run, given)
         if key is None:
             return self._fallback("the interpreter file changed or vanished")
@@ -122,7 +139,8 @@ class WarmPool:
             return self._fallback(why)
         forks = run.shell is not None and await self._shells.forks(run.shell)
         try:
-            child = await zygote.spawn(run, given, shell_forks=forks)
+            nofile = run.nofile or self.custody.hook_nofile
+            child = await zygote.spawn(run, given, shell_forks=forks, nofile=nofile)
         except ZygoteError as exc:
             return self._fallback(str(exc))
         self.hits += 1
@@ -144,6 +162,18 @@ class WarmPool:
             if shadow is not None:
                 return f"the script's folder shadows the preloaded module {shadow}"
         return None
+
+    def _prestart(self, run: PythonRun) -> None:
+        """Start the zygote ``run`` will want (uv was just asked how it runs)."""
+        key = self._key(run, run.env)
+        if key is None or self._nursery is None:
+            return
+        zygote = self._zygotes.get(key)
+        if zygote is not None and zygote.ready.is_set() and zygote.paths_changed():
+            self._retire(zygote, "a folder on sys.path changed")  # uv synced its environment
+            zygote = None
+        if zygote is None:
+            self._start(key, run, run.env)
 
     def _fallback(self, why: str) -> WarmProcess | None:
         if why in self.fallbacks or len(self.fallbacks) < _MAX_REASONS:
@@ -234,4 +264,5 @@ class WarmPool:
             "hits": self.hits,
             "fallbacks": dict(self.fallbacks.most_common()),
             "interpreters": sorted(zygotes, key=lambda z: z["pid"] or 0),
+            "uvEnvironments": self.uv.view(),
         }

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import array
 import json
-import math
 import os
 import socket
 from collections.abc import Sequence
@@ -162,6 +161,7 @@ class Zygote:
 
     async def _read(self, stdout_fd: int) -> None:
         assert self._sock is not None
+        hello = b""
         with trio.move_on_after(HELLO_TIMEOUT_S):
             hello = await self._sock.recv(1 << 20)
         try:
@@ -172,8 +172,13 @@ class Zygote:
         finally:
             os.close(stdout_fd)
             self.ready.set()
-        while data := await self._sock.recv(1 << 16):
-            self._dispatch(json.loads(data))
+        try:
+            while data := await self._sock.recv(1 << 16):
+                self._dispatch(json.loads(data))
+                if self.retired and not self.busy:
+                    return  # its last hook ended: closing the socket ends the zygote
+        except trio.ClosedResourceError:
+            return  # retired while idle (``retire`` closed the socket)
 
     def _unusable(self, stdout_fd: int) -> str | None:
         """Why this interpreter cannot stand in for a fresh one, from its hello."""
@@ -196,6 +201,7 @@ class Zygote:
             child = self._children.pop(message["pid"], None)
             if child is not None:
                 child.exited(int(message["returncode"]))
+            self.last_used = trio.current_time()  # idle from the end of its last hook
             return
         waiting = self._answers.pop(message["id"], None)
         if waiting is not None:
@@ -238,12 +244,18 @@ class Zygote:
 
     # one hook -----------------------------------------------------------------------
     async def spawn(
-        self, run: PythonRun, env: Sequence[tuple[str, str]], *, shell_forks: bool = False
+        self,
+        run: PythonRun,
+        env: Sequence[tuple[str, str]],
+        *,
+        shell_forks: bool = False,
+        nofile: tuple[int, int] | None = None,
     ) -> WarmProcess:
         """Fork a child that runs ``run`` with ``env``; OSError as ``open_process`` would
         raise it (the working directory missing...), ZygoteError when the zygote failed.
         ``shell_forks``: run under a shell that forks (dash): the pid is a stand-in for
-        the shell, whose child runs the script."""
+        the shell, whose child runs the script (under ``uv run``, uv's child: a stand-in
+        for uv in between). ``nofile``: the open-files limit the script starts with."""
         if self._sock is None or self.retired:
             raise ZygoteError("its warm interpreter is retiring")
         self._ids += 1
@@ -252,7 +264,8 @@ class Zygote:
             "argv": [_latin1(a) for a in (run.script, *run.args)],
             "origArgv": [_latin1(a) for a in run.orig_argv],
             "env": [[_latin1(k), _latin1(v)] for k, v in env], "cwd": _latin1(run.cwd),
-            "shellForks": shell_forks,
+            "standIns": ["shell"] * shell_forks + ["uv"] * run.uv,
+            "nofile": list(nofile) if nofile is not None else None,
         }  # fmt: skip
         data = json.dumps(request).encode()
         if len(data) > SEND_BUFFER // 2:
@@ -309,7 +322,7 @@ class Zygote:
 
     @property
     def idle_s(self) -> float:
-        return math.inf if self.busy else trio.current_time() - self.last_used
+        return 0.0 if self.busy else trio.current_time() - self.last_used
 
 
 def _mtime(path: str) -> int:
