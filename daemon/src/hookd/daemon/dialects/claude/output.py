@@ -23,8 +23,8 @@ from ..base import first_line, first_root, timeout_error
 from . import rules
 
 NO_STDERR = "No stderr output"
-_INCORRECT_EVENT = "Hook returned incorrect event name"
 """What Claude Code 2.1.328 tells the model for an exit 2 with nothing on stderr."""
+_INCORRECT_EVENT = "Hook returned incorrect event name"
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")
 _TERMINAL_SEQUENCE = re.compile(
     r"(?:\x1b\](?:0|1|2|9|99|777);[^\x07\x1b]*(?:\x07|\x1b\\)|\x07)+", re.DOTALL
