@@ -28,6 +28,13 @@ class Hook:
     """The handler's ``command``; ``{script}`` is the path of the hook's script."""
     first_line: str = ""
     """A line it prints before its ``sleep`` and its ``stdout`` (``{"async": true}``)."""
+    http: dict[str, Any] | None = None
+    """An ``http`` handler instead of a command: how the case's endpoint answers it
+    (``status``, ``body``, ``delay`` in seconds), or ``{"refused": True}`` for a URL no one
+    listens on. The endpoint records what it was sent as a command hook records it: the
+    body as its stdin, its ``X-*`` headers as its environment."""
+    env_seen: tuple[str, ...] = ()
+    """Variables it records from its environment (beside ``CLAUDE_PLUGIN_*``)."""
 
 
 def out(obj: Any) -> str:
@@ -96,6 +103,11 @@ class Case:
     hookd_stops: bool = False
     """hookd stops the background hook at its timeout, where the agent lets it run until
     the session ends (kept deliberately): hookd's result says ``timedOut``."""
+    env: dict[str, str] = field(default_factory=dict)
+    """More of the agent's environment; hookd's fire gets it too (``env``), as a client
+    forwarding the agent's environment gives it."""
+    agent_runs: dict[str, int] = field(default_factory=dict)
+    """How often the agent ran each of these hooks (hookd's one fire runs each once)."""
     xfail: str | None = None
 
 
@@ -144,14 +156,16 @@ TRUSTED = {"{home}/.claude.json": '{"projects": {"{ws}": {"hasTrustDialogAccepte
 
 
 def checker_agent(
-    event: str, matcher: str | None, script: str, folder: str = "{ws}"
+    event: str, matcher: str | None, script: str, folder: str = "{ws}", more: str = ""
 ) -> dict[str, str]:
     """The subagent ``checker`` (in a file named otherwise: the frontmatter's ``name``
-    counts), with one command hook in its frontmatter running ``{hooks}/<script>``."""
+    counts), with one command hook in its frontmatter running ``{hooks}/<script>``
+    (``more``: more of the handler's fields, as YAML lines)."""
     group = f"    - matcher: {matcher}\n      hooks:\n" if matcher else "    - hooks:\n"
+    fields = "".join(f"          {line}\n" for line in more.splitlines())
     text = (
         "---\nname: checker\ndescription: Checks things. Use it when asked.\nhooks:\n"
-        f"  {event}:\n{group}        - type: command\n"
+        f"  {event}:\n{group}        - type: command\n{fields}"
         f'          command: "{{hooks}}/{script}"\n---\nYou check things.\n'
     )
     return {f"{folder}/.claude/agents/the-checker.md": text}
@@ -164,6 +178,24 @@ WAIT_FOR_A = (
 """The marker command, which then waits (30 s at most) until hook ``a`` has answered in
 the background, so that its answer is in when the agent sends the tool's result."""
 ASYNC = '{"async": true}'
+BLOCK_ON_FAILURE = {"onFailure": "block"}
+CREDENTIALS = {
+    "NPM_TOKEN": "npm-t", "MCP_CLIENT_SECRET": "mcp-s", "CLAUDE_CODE_SLACK_TAG_TOKEN": "slack-t",
+    "CARGO_REGISTRIES_CORP_TOKEN": "cargo-t", "OTEL_RESOURCE_ATTRIBUTES": "otel=1",
+    "GITHUB_TOKEN": "gh-t", "HF_TOKEN": "hf-t", "MY_SECRET": "my-s", "MY_PLAIN": "plain",
+}  # fmt: skip
+"""Credentials of the agent's own and of other services, and harmless variables."""
+INTERPOLATED = {"lower_var": "low", "Mixed": "mixed", "M": "m", "MY_PLAIN": "plain",
+                "MY_OTHER": "other"}  # fmt: skip
+WRONG_TYPE = out({"hookSpecificOutput": {"hookEventName": "PreToolUse",
+                  "permissionDecision": "deny", "permissionDecisionReason": 5}})  # fmt: skip
+OTHER_EVENT = specific("PostToolUse", additionalContext="misfiled")
+TWO_CALLS = (
+    {"tool": "Bash", "input": {"command": "touch {ws}/ran", "description": "mark"}},
+    {"tool": "Bash", "input": {"command": "touch {ws}/ran2", "description": "mark again"}},
+    {"text": "sub done"},
+)
+"""A subagent that runs the marker command twice."""
 
 
 CASES = [
@@ -1208,6 +1240,123 @@ CASES = [
         **IN_CHECKER,
         files={**checker_agent("PreToolUse", "Bash", "a.sh"), **TRUSTED},
         every_run=True,
+    ),
+    Case(
+        "subagent-frontmatter-yaml-1-2",
+        "frontmatter is YAML 1.2 (Bun's parser): `timeout: 0o1` is one second, and the hook "
+        "that sleeps past it does not block (YAML 1.1 reads a string there)",
+        (Hook("a"), Hook("fm", exit=2, stderr="too late", sleep=3, layers=())),
+        **IN_CHECKER,
+        files={**checker_agent("PreToolUse", "Bash", "fm.sh", more="timeout: 0o1"), **TRUSTED},
+    ),
+    Case(
+        "subagent-frontmatter-once",
+        "`once: true` in a subagent's frontmatter is not honoured: the hook runs on each of "
+        "the subagent's two Bash calls",
+        (Hook("fm", layers=()),),
+        turns=SUBAGENT_CHECKER,
+        subagent_turns=TWO_CALLS,
+        args=("--allowedTools", "Bash,Agent"),
+        files={**checker_agent("PreToolUse", "Bash", "fm.sh", more="once: true"), **TRUSTED},
+        agent_runs={"fm": 2},
+    ),
+    # -- http hooks: onFailure, header interpolation, credentials -------------------------
+    Case(
+        "pre-http-non-2xx-continues",
+        "an http hook answering 500 without onFailure: a non-blocking error, the tool runs",
+        (Hook("a", http={"status": 500, "body": "boom"}),),
+    ),
+    Case(
+        "pre-http-on-failure-status",
+        "onFailure: block on an http hook answering 503 blocks (`HTTP 503 from <url>`)",
+        (Hook("a", http={"status": 503, "body": "down"}, fields=BLOCK_ON_FAILURE),),
+    ),
+    Case(
+        "pre-http-on-failure-refused",
+        "onFailure: block on an http hook whose connection is refused blocks "
+        "(`connect ECONNREFUSED 127.0.0.1:<port>`)",
+        (Hook("a", http={"refused": True}, fields=BLOCK_ON_FAILURE),),
+    ),
+    Case(
+        "pre-http-on-failure-timeout",
+        "onFailure: block on an http hook past its timeout blocks",
+        (Hook("a", http={"delay": 3}, fields={"timeout": 1, **BLOCK_ON_FAILURE}),),
+    ),
+    Case(
+        "pre-http-on-failure-plain-body",
+        "onFailure: block on an http hook answering 200 with text that is not JSON blocks",
+        (Hook("a", http={"body": "not json at all"}, fields=BLOCK_ON_FAILURE),),
+    ),
+    Case(
+        "pre-http-on-failure-schema",
+        "onFailure: block on an http hook whose JSON fails the output schema blocks, with "
+        "the validation error",
+        (Hook("a", http={"body": WRONG_TYPE}, fields=BLOCK_ON_FAILURE),),
+    ),
+    Case(
+        "pre-http-on-failure-other-event",
+        "onFailure: block on an http hook whose hookSpecificOutput names another event "
+        "blocks (`Failed to run: Hook returned incorrect event name ...`)",
+        (Hook("a", http={"body": OTHER_EVENT}, fields=BLOCK_ON_FAILURE),),
+    ),
+    Case(
+        "pre-on-failure-other-event",
+        "onFailure: block on a command hook whose hookSpecificOutput names another event "
+        "blocks, in the same words",
+        (Hook("a", stdout=OTHER_EVENT, fields=BLOCK_ON_FAILURE),),
+    ),
+    Case(
+        "pre-http-empty-200-allows",
+        "onFailure: block on an http hook answering an empty 200: a success, the tool runs",
+        (Hook("a", http={"status": 200}, fields=BLOCK_ON_FAILURE),),
+    ),
+    Case(
+        "pre-http-headers-interpolation",
+        "header values interpolate $NAME / ${NAME} of capitals, digits and _ only: "
+        "`$lower` stays as written, `$Mixed` is `$M` then `ixed`",
+        (
+            Hook(
+                "a",
+                http={},
+                fields={
+                    "headers": {
+                        "X-Lower": "a$lower_var b${lower_var}c",
+                        "X-Mixed": "[$Mixed]",
+                        "X-Upper": "$MY_PLAIN/${MY_PLAIN}x$MY_PLAINx",
+                        "X-Unlisted": "<$MY_OTHER>",
+                    },
+                    "allowedEnvVars": ["lower_var", "Mixed", "MY_PLAIN"],
+                },
+            ),
+        ),
+        env=INTERPOLATED,
+    ),
+    Case(
+        "pre-http-headers-credentials",
+        "allowedEnvVars names them all: the agent's own credentials and what it keeps from "
+        "remote sinks (NPM_TOKEN, ANTHROPIC_API_KEY, OTEL_*, ...) stay empty; GITHUB_TOKEN, "
+        "HF_TOKEN and other names pass",
+        (
+            Hook(
+                "a",
+                http={},
+                fields={
+                    "headers": {
+                        f"X-{name}": f"${{{name}}}" for name in ("ANTHROPIC_API_KEY", *CREDENTIALS)
+                    },
+                    "allowedEnvVars": ["ANTHROPIC_API_KEY", *CREDENTIALS],
+                },
+            ),
+        ),
+        env={"ANTHROPIC_API_KEY": "dummy", **CREDENTIALS},
+    ),
+    Case(
+        "pre-env-own-credentials",
+        "a command hook's environment is the agent's without its own credentials "
+        "(CLAUDE_CODE_SLACK_TAG_TOKEN) and telemetry settings; ANTHROPIC_API_KEY and other "
+        "services' credentials pass",
+        (Hook("a", env_seen=("ANTHROPIC_API_KEY", *CREDENTIALS)),),
+        env={"ANTHROPIC_API_KEY": "dummy", **CREDENTIALS},
     ),
     # -- plugins, installed into the agent from a local marketplace ----------------------
     Case(

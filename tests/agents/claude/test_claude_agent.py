@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import sys
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
@@ -34,10 +36,11 @@ def _script(hook_out_var: str, name: str, hook: Any) -> str:
     ``sleep``), and marks that it answered (``<hook>.done.<run>``); later runs answer
     nothing."""
     out = f'"${hook_out_var}/{name}'
+    seen = "|".join(("CLAUDE_PLUGIN", *(f"{var}=" for var in hook.env_seen)))
     return (
         "#!/bin/sh\n"
         f'n=0; until mkdir {out}.run.$n" 2>/dev/null; do n=$((n+1)); done\n'
-        f'env | grep "^CLAUDE_PLUGIN" | sort > {out}.env.$n"\n'
+        f'env | grep -E "^({seen})" | sort > {out}.env.$n"\n'
         f'printf "%s\\n" "$@" > {out}.args.$n"\n'
         f'cat > {out}.stdin.$n"\n'
         '[ "$n" -gt 0 ] && exit 0\n'  # only the first run answers: no endless Stop loops
@@ -54,13 +57,45 @@ def _sh(text: str) -> str:
     return "'" + text.replace("'", "'\\''") + "'"
 
 
-def _setup(case: Case, root: Path) -> dict[str, Path]:
+class HttpEndpoint:
+    """Where a case's http hooks post: a socket listening on the host's loopback for
+    hookd's side, whose port the agent's side binds in its own namespace (free there),
+    and a bound socket that never listens, whose port refuses connections on both sides.
+    Each side runs ``harness/http_hooks.py`` with the hooks' answers."""
+
+    def __init__(self) -> None:
+        self.listening = socket.create_server(("127.0.0.1", 0))
+        self.refusing = socket.socket()
+        self.refusing.bind(("127.0.0.1", 0))
+
+    def url(self, hook: Hook) -> str:
+        refused = bool((hook.http or {}).get("refused"))
+        port = (self.refusing if refused else self.listening).getsockname()[1]
+        return f"http://127.0.0.1:{port}/{hook.name}"
+
+    def config(self, case: Case, out: Path, where: dict[str, int]) -> dict[str, Any]:
+        answers = {hook.name: hook.http for hook in case.hooks if hook.http is not None}
+        return {"out": str(out), "answers": answers, **where}
+
+    def close(self) -> None:
+        self.listening.close()
+        self.refusing.close()
+
+
+def _setup(case: Case, root: Path, endpoint: HttpEndpoint | None = None) -> dict[str, Path]:
     names = ("home", "ws", "hooks", "agent", "hookd", "run", "market")
     places = {n: root / n for n in names}
     for path in places.values():
         path.mkdir(parents=True)
     files: dict[str, list[dict[str, Any]]] = {}
     for hook in case.hooks:
+        if hook.http is not None:
+            assert endpoint is not None, f"{case.id}: an http hook needs the case's endpoint"
+            handler = {"type": "http", "url": endpoint.url(hook), **hook.fields}
+            group = _matched(case, hook, {"hooks": [handler]})
+            for layer in hook.layers:
+                files.setdefault(layer, []).append(group)
+            continue
         script = _write_script(places["hooks"] / f"{hook.name}.sh", hook, places)
         for layer in hook.layers:
             files.setdefault(layer, []).append(_group(case, hook, str(script), places))
@@ -102,11 +137,14 @@ def _write_script(path: Path, hook: Hook, places: dict[str, Path]) -> Path:
 def _group(case: Case, hook: Hook, script: str, places: dict[str, Path]) -> dict[str, Any]:
     """The matcher group that declares ``hook`` (its command names ``script``)."""
     command = hook.command.replace("{script}", script).replace("{ws}", str(places["ws"]))
-    group: dict[str, Any] = {"hooks": [{"type": "command", "command": command, **hook.fields}]}
+    return _matched(case, hook, {"hooks": [{"type": "command", "command": command,
+                                            **hook.fields}]})  # fmt: skip
+
+
+def _matched(case: Case, hook: Hook, group: dict[str, Any]) -> dict[str, Any]:
+    """The group with the hook's matcher, else the case's (if any)."""
     matcher = hook.matcher if hook.matcher is not None else case.matcher
-    if matcher is not None:
-        group["matcher"] = matcher
-    return group
+    return group if matcher is None else {"matcher": matcher, **group}
 
 
 def _write_marketplace(case: Case, places: dict[str, Path]) -> None:
@@ -209,7 +247,7 @@ async def _run_agent(
     run = {
         "claude": claude, "home": str(places["home"]), "project": str(places["ws"]),
         "prompt": f"case:{case.id} do the task", "turns": _turns(case, places["ws"]),
-        "env": {"HOOK_OUT": str(places["agent"]), **(env or {})}, "timeout": 90,
+        "env": {"HOOK_OUT": str(places["agent"]), **case.env, **(env or {})}, "timeout": 90,
         "args": list(case.args),
         "stdin_lines": _stdin_lines(case), "daemon": daemon,
     }  # fmt: skip
@@ -271,7 +309,7 @@ async def _fire_hookd(case: Case, places: dict[str, Path], settings: Settings) -
                 case.event,
                 [str(places["ws"])],
                 payload,
-                env={"HOOK_OUT": str(places["hookd"])},
+                env={"HOOK_OUT": str(places["hookd"]), **case.env},
             )
             # Every background hook's result: each has then written what it was given.
             result["delivered"] = await _async_results(rpc, result)
@@ -451,12 +489,47 @@ def _agent_side(claude: str, case: Case, root: Path) -> dict[str, Any]:
     """The case's files, plugins and agent run (in a worker thread: its own trio run)."""
 
     async def run() -> dict[str, Any]:
-        places = _setup(case, root)
+        endpoint = HttpEndpoint() if any(h.http is not None for h in case.hooks) else None
+        places = _setup(case, root, endpoint)
         if case.plugins:
             await _install_plugins(case, places, claude)
-        return {"places": places, "agent": await _run_agent(case, places, claude)}
+        daemon = None if endpoint is None else _http_daemon(case, places, endpoint)
+        agent = await _run_agent(case, places, claude, daemon=daemon)
+        return {"places": places, "agent": agent, "endpoint": endpoint}
 
     return trio.run(run)
+
+
+def _http_daemon(case: Case, places: dict[str, Path], endpoint: HttpEndpoint) -> dict[str, Any]:
+    """The agent's side of the endpoint, started in its namespace on the same port."""
+    config = places["run"] / "http-agent.json"
+    port = endpoint.listening.getsockname()[1]
+    config.write_text(json.dumps(endpoint.config(case, places["agent"], {"port": port})))
+    return {"argv": [sys.executable, str(HARNESS / "http_hooks.py"), str(config)],
+            "env": {"PATH": os.environ["PATH"]}, "log": str(places["run"] / "http-agent.log")}  # fmt: skip
+
+
+@asynccontextmanager
+async def _hookd_endpoint(
+    case: Case, places: dict[str, Path], endpoint: HttpEndpoint | None
+) -> AsyncIterator[None]:
+    """hookd's side of the endpoint while hookd fires: the same program, answering on the
+    socket the case's URLs name."""
+    if endpoint is None:
+        yield
+        return
+    fd = endpoint.listening.fileno()
+    config = places["run"] / "http-hookd.json"
+    config.write_text(json.dumps(endpoint.config(case, places["hookd"], {"fd": fd})))
+    try:
+        async with trio.open_nursery() as nursery:
+            server = await nursery.start(partial(
+                trio.run_process, [sys.executable, str(HARNESS / "http_hooks.py"), str(config)],
+                pass_fds=(fd,), check=False))  # fmt: skip
+            yield
+            server.kill()
+    finally:
+        endpoint.close()
 
 
 @pytest.mark.parametrize("case", case_params(CASES))
@@ -464,7 +537,8 @@ async def test_claude_agent_and_hookd_agree(case: Case, ahead: Ahead, settings: 
     _root, running = ahead.take(case)
     side = await trio.to_thread.run_sync(running.result)
     places, agent = side["places"], side["agent"]
-    hookd = await _fire_hookd(case, places, settings)
+    async with _hookd_endpoint(case, places, side["endpoint"]):
+        hookd = await _fire_hookd(case, places, settings)
 
     # What each hook was given (stdin, the CLAUDE_PLUGIN_* environment, argv), byte for
     # byte: each hook's first run, or (every_run) all its runs, in any order (copies of
@@ -476,4 +550,6 @@ async def test_claude_agent_and_hookd_agree(case: Case, ahead: Ahead, settings: 
     assert agent_saw.keys() == hookd_saw.keys(), "the agent and hookd ran different hooks"
     for hook, runs in agent_saw.items():
         assert sorted(hookd_saw[hook]) == sorted(runs), f"{hook}: what hookd gave it differs"
+    every = _runs(places["agent"])
+    assert {hook: len(every[hook]) for hook in case.agent_runs} == case.agent_runs
     assert compare(case, agent, hookd) == []

@@ -128,9 +128,11 @@ HTTPS = [
          check=_headers(Authorization="Bearer")),
     Http("url-allowlist-blocks", f"{REFERENCE} 'Hook locations': 'allowedHttpHookUrls: when "
          "defined at any settings level, Claude Code runs an HTTP hook handler only if its URL "
-         "matches the merged allowlist'", http(), top={"allowedHttpHookUrls": [
-             "https://hooks.example.com/*"]}, ran=0, warns="allowedHttpHookUrls",
-         check=_no_request),
+         "matches the merged allowlist'; a refused handler is sent nothing and fails, a "
+         "non-blocking error (Claude Code 2.1.328: 'HTTP hook blocked: <url> does not match "
+         "any pattern in allowedHttpHookUrls')", http(), top={"allowedHttpHookUrls": [
+             "https://hooks.example.com/*"]}, error="does not match any pattern in "
+         "allowedHttpHookUrls", warns="allowedHttpHookUrls", check=_no_request),
     Http("url-allowlist-allows", f"{REFERENCE} 'Hook locations': allowedHttpHookUrls",
          http(), Reply(200, DENY), top={"allowedHttpHookUrls": ["http://127.0.0.1:*"]},
          expect={"blocked": True}),

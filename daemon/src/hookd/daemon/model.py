@@ -229,6 +229,9 @@ class HttpLaunch:
     url: str
     headers: tuple[tuple[str, str], ...]
     body: bytes
+    refusal: str | None = None
+    """Why the dialect will not send it (Claude's ``allowedHttpHookUrls``): nothing is sent
+    and the hook fails with this error, as the agent's does."""
 
 
 @dataclass(frozen=True, slots=True)

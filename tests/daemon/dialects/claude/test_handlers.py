@@ -70,7 +70,8 @@ async def test_http_2xx_json_is_parsed_like_command_output(rpc, workspace) -> No
 
 
 async def test_http_failures_are_non_blocking_errors(rpc, workspace) -> None:
-    """Non-2xx, a 2xx plain-text body and a refused connection never block; each says why."""
+    """Non-2xx, a 2xx plain-text body and a refused connection never block; each says why,
+    in Claude Code 2.1.328's words."""
     answers = iter([(500, b"boom"), (200, b"plain text"), (204, b"")])
     async with http_server(lambda r: next(answers)) as server:
         project(workspace, claude_settings("UserPromptSubmit", http(server.url())))
@@ -80,12 +81,86 @@ async def test_http_failures_are_non_blocking_errors(rpc, workspace) -> None:
     refused = await fire(rpc, workspace, "UserPromptSubmit", {"prompt": "x"})
 
     errors = [r["hooks"][0]["error"] for r in [*statuses, refused]]
-    assert "HTTP status 500" in errors[0]
-    assert "not a JSON object" in errors[1]
+    assert errors[0] == f"HTTP hook: HTTP 500 from {server.url()}"
+    assert errors[1] == (
+        "HTTP hook: HTTP hook must return JSON, but got non-JSON response body: plain text"
+    )
     assert errors[2] is None
-    assert "failed" in errors[3]
+    assert errors[3] == f"HTTP hook: connect ECONNREFUSED 127.0.0.1:{server.port}"
     assert not any(r["blocked"] for r in [*statuses, refused])
     assert statuses[1]["context"] is None  # "doesn't add the text to Claude's context"
+
+
+BLOCK = 'failed; blocking because onFailure is "block"'
+WRONG_TYPE = {"hookSpecificOutput": {"hookEventName": "PreToolUse",
+              "permissionDecision": "deny", "permissionDecisionReason": 5}}  # fmt: skip
+OTHER_EVENT = {"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "x"}}
+
+
+async def test_http_on_failure_block_blocks_on_every_failure_the_agent_counts(
+    rpc, workspace
+) -> None:
+    """onFailure: "block" on an http hook: a status other than 2xx, a body that is not a
+    JSON object, JSON that does not parse, fails the schema or names another event, a
+    refused connection and a timeout each block the tool, with the agent's reason; an
+    empty 2xx and a usable answer do not (tests/agents/claude ``pre-http-on-failure-*``)."""
+    answers = iter([(503, b"down"), (200, b"plain"), (200, b"{not json"),
+                    (200, json.dumps(WRONG_TYPE).encode()),
+                    (200, json.dumps(OTHER_EVENT).encode()), (200, b""), (200, b"{}"),
+                    (200, b"")])  # fmt: skip
+    async with http_server(lambda r: next(answers)) as server:
+        url = server.url("/h")
+        project(workspace, claude_settings("PreToolUse", http(url, onFailure="block")))
+        results = [await fire(rpc, workspace, "PreToolUse", {"tool_name": "Bash"})
+                   for _ in range(7)]  # fmt: skip
+        server.hold = trio.Event()
+        project(workspace, claude_settings("PreToolUse", http(url, onFailure="block",
+                                                              timeout=0.2)))  # fmt: skip
+        late = await fire(rpc, workspace, "PreToolUse", {"tool_name": "Bash"})
+        server.hold.set()
+    refused = await fire(rpc, workspace, "PreToolUse", {"tool_name": "Bash"})  # closed now
+
+    reasons = [r["reason"] for r in [*results, late, refused]]
+    assert reasons == [
+        f"{BLOCK}\nHTTP 503 from {url}",
+        f"{BLOCK}\nHTTP hook must return JSON, but got non-JSON response body: plain",
+        reasons[2],
+        f"{BLOCK}\nHook JSON output validation failed \u2014 "
+        "hookSpecificOutput.permissionDecisionReason: expected string, received number",
+        f"{BLOCK}\nFailed to run: Hook returned incorrect event name: expected 'PreToolUse' "
+        "but got 'PostToolUse'",
+        None,
+        None,
+        'timed out; blocking because onFailure is "block"',
+        f"{BLOCK}\nconnect ECONNREFUSED 127.0.0.1:{server.port}",
+    ]
+    assert reasons[2].startswith(f"{BLOCK}\nHTTP hook must return valid JSON, but parsing failed")
+    blocked = [r["blocked"] for r in [*results, late, refused]]
+    assert blocked == [True, True, True, True, True, False, False, True, True]
+    assert results[0]["hooks"][0]["error"] == reasons[0]
+
+
+async def test_a_refused_url_is_a_failed_hook_that_on_failure_block_turns_into_a_block(
+    rpc, workspace, isolated_home
+) -> None:
+    """An http hook whose URL allowedHttpHookUrls refuses is sent nothing and fails, as the
+    agent's does: a non-blocking error, or with onFailure: "block" a block."""
+    async with http_server() as server:
+        write_json(isolated_home / ".claude" / "settings.json",
+                   {"allowedHttpHookUrls": ["https://hooks.example.com/*"]})  # fmt: skip
+        project(workspace, claude_settings("PreToolUse", http(server.url("/x"))))
+        plain = await fire(rpc, workspace, "PreToolUse", {"tool_name": "Bash"})
+        project(workspace, claude_settings("PreToolUse", http(server.url("/x"),
+                                                              onFailure="block")))  # fmt: skip
+        blocked = await fire(rpc, workspace, "PreToolUse", {"tool_name": "Bash"})
+
+    refusal = (f"HTTP hook blocked: {server.url('/x')} does not match any pattern in "
+               "allowedHttpHookUrls")  # fmt: skip
+    assert server.requests == []
+    assert plain["blocked"] is False
+    assert plain["hooks"][0]["error"] == f"HTTP hook: {refusal}"
+    assert blocked["blocked"] is True
+    assert blocked["reason"] == f"{BLOCK}\n{refusal}"
 
 
 async def test_http_timeout_cancels_and_renders_no_decision(rpc, workspace) -> None:
@@ -445,3 +520,80 @@ async def test_session_end_hooks_share_a_short_budget(rpc, workspace, tmp_path) 
     # the budget rises to 60 s (the 900 s hook, capped); a shorter own timeout still holds
     assert [h["timeoutMs"] for h in raised["hooks"]] == [60_000, 5_000, 60_000]
     assert listed_default["hooks"][0]["timeoutMs"] == 1500
+
+
+async def test_header_variables_are_capitals_digits_and_underscores_only(rpc, workspace) -> None:
+    """2.1.328 reads ``$NAME``/``${NAME}`` of capitals, digits and ``_``: ``$lower`` and
+    ``${lower}`` stay as written, ``$Path`` is ``$P`` then ``ath``; line breaks a value
+    brings are removed; a Content-Length of the handler's is dropped (tests/agents/claude
+    ``pre-http-headers-interpolation``)."""
+    async with http_server() as server:
+        project(workspace, claude_settings("PreToolUse", http(server.url(), headers={
+            "X-Lower": "a$lower_var b${lower_var}c", "X-Mixed": "[$Mixed]",
+            "X-Upper": "$MY_PLAIN/${MY_PLAIN}x$MY_PLAINx", "X-Multi": "<$MULTI>",
+            "Content-Length": "5"},
+            allowedEnvVars=["lower_var", "Mixed", "MY_PLAIN", "MULTI"])))  # fmt: skip
+        await fire(rpc, workspace, "PreToolUse", {"tool_name": "Bash"}, env={
+            "lower_var": "x", "Mixed": "m", "M": "no", "MY_PLAIN": "p", "MULTI": "a\r\nbc"})  # fmt: skip
+
+    headers = server.requests[0].headers
+    assert headers["x-lower"] == "a$lower_var b${lower_var}c"
+    assert headers["x-mixed"] == "[ixed]"
+    assert headers["x-upper"] == "p/pxpx"
+    assert headers["x-multi"] == "<abc>"
+    assert headers["content-length"] == str(len(server.requests[0].body))
+
+
+CREDENTIALS = {
+    "ANTHROPIC_API_KEY": "k", "CLAUDE_CODE_OAUTH_TOKEN": "o", "MCP_CLIENT_SECRET": "s",
+    "NPM_TOKEN": "n", "CARGO_REGISTRIES_X_TOKEN": "c", "INPUT_NPM_TOKEN": "i",
+    "GITHUB_TOKEN": "g", "HF_TOKEN": "h", "MY_SECRET": "m", "MY_PLAIN": "p",
+}  # fmt: skip
+
+
+async def test_the_agents_credentials_never_reach_a_header(rpc, workspace, settings) -> None:
+    """allowedEnvVars names them all: the agent's own credentials stay empty whatever
+    the settings say; what it keeps from every remote sink (ANTHROPIC_API_KEY, NPM_TOKEN,
+    ...) unless a managed settings file lists it in httpHookAllowedEnvVars; other names
+    pass, credential-like or not, until CLAUDE_CODE_SUBPROCESS_ENV_SCRUB is on
+    (tests/agents/claude ``pre-http-headers-credentials``)."""
+    managed = Path(settings.system_root) / "etc" / "claude-code" / "managed-settings.json"
+    sent = []
+    async with http_server() as server:
+        project(workspace, claude_settings("PreToolUse", http(
+            server.url(), allowedEnvVars=list(CREDENTIALS),
+            headers={f"X-{name}": f"${{{name}}}" for name in CREDENTIALS})))  # fmt: skip
+        for managed_list, scrub in (([], "0"), (list(CREDENTIALS), "0"), ([], "1")):
+            write_json(managed, {"httpHookAllowedEnvVars": managed_list} if managed_list else {})
+            env = {**CREDENTIALS, "CLAUDE_CODE_SUBPROCESS_ENV_SCRUB": scrub}
+            await fire(rpc, workspace, "PreToolUse", {"tool_name": "Bash"}, env=env)
+            headers = server.requests[-1].headers
+            sent.append({name for name in CREDENTIALS if headers[f"x-{name.lower()}"]})
+
+    plain, lifted, scrubbed = sent
+    assert plain == {"GITHUB_TOKEN", "HF_TOKEN", "MY_SECRET", "MY_PLAIN"}
+    assert lifted == set(CREDENTIALS) - {"CLAUDE_CODE_OAUTH_TOKEN", "MCP_CLIENT_SECRET"}
+    assert scrubbed == {"GITHUB_TOKEN", "MY_PLAIN"}
+
+
+async def test_a_command_hooks_environment_is_the_agents_less_its_own_credentials(
+    rpc, workspace, tmp_path
+) -> None:
+    """The fire's env (the agent's environment) reaches a command hook without the
+    agent's own credentials and telemetry settings; other credentials pass until
+    CLAUDE_CODE_SUBPROCESS_ENV_SCRUB is on, which takes every credential-like name; what
+    the agent sets for its hooks itself stays (tests/agents/claude
+    ``pre-env-own-credentials``)."""
+    out = tmp_path / "env"
+    project(workspace, claude_settings("Stop", command(f"env > {out}")))
+    agent = {**CREDENTIALS, "OTEL_EXPORTER_OTLP_HEADERS": "x", "CLAUDE_CODE_SLACK_TAG_TOKEN": "t",
+             "CLAUDE_CODE_MESSAGING_TOKEN": "given", "CLAUDE_CODE_SESSION_NAME": "n"}  # fmt: skip
+    names = []
+    for scrub in ({}, {"CLAUDE_CODE_SUBPROCESS_ENV_SCRUB": "1"}):
+        await fire(rpc, workspace, "Stop", {}, env={**agent, **scrub})
+        seen = dict(line.split("=", 1) for line in out.read_text().splitlines() if "=" in line)
+        names.append({name for name in agent if name in seen})
+
+    plain, scrubbed = names
+    assert plain == set(CREDENTIALS) - {"CLAUDE_CODE_OAUTH_TOKEN"} | {"CLAUDE_CODE_MESSAGING_TOKEN"}
+    assert scrubbed == {"GITHUB_TOKEN", "MY_PLAIN", "CLAUDE_CODE_MESSAGING_TOKEN"}

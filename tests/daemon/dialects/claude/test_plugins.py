@@ -148,3 +148,33 @@ async def test_an_edited_hooks_json_is_read_at_the_next_fire(
     os.utime(root / "hooks" / "hooks.json", ns=(1, 1))  # a new signature, whatever the clock
 
     assert (await fire(rpc, workspace))["reason"] == "edited"
+
+
+async def test_broken_plugin_and_drop_in_files_are_reported_as_settings_errors_are(
+    rpc, workspace, settings, tmp_path
+) -> None:
+    """A plugin's hooks.json that is not JSON, a plugin.json naming a hooks file that is
+    not there, and a managed drop-in that is not JSON each reach every fire's warnings,
+    ``status`` and ``hooks/list`` (the other hooks still run)."""
+    home = Path(settings.home)
+    root = install(home, tmp_path / "market", "guard", pre(command("exit 2")),
+                   manifest={"hooks": "./extra.json"})  # fmt: skip
+    (root / "hooks" / "hooks.json").write_text("{not json")
+    dropin = Path(settings.system_root) / "etc" / "claude-code" / "managed-settings.d" / "9.json"
+    dropin.parent.mkdir(parents=True)
+    dropin.write_text("[1,")
+    write_json(workspace / ".claude" / "settings.json", claude_settings("PreToolUse", command(
+        "echo settings-ran >&2; exit 2"), matcher="Bash"))  # fmt: skip
+
+    result = await fire(rpc, workspace)
+    status = await rpc.call("status")
+    listing = await rpc.call("hooks/list", {})
+
+    assert result["reason"] == "settings-ran"
+    plugins, dropins = str(home / ".claude" / "plugins"), str(dropin.parent)
+    for text in (str(root / "hooks" / "hooks.json"), str(root / "extra.json"), str(dropin)):
+        assert any(text in w for w in result["warnings"]), (text, result["warnings"])
+    for errors in (status["sourceErrors"], listing["errors"]):
+        by_source = {e["source"]: e["error"] for e in errors}
+        assert str(root / "extra.json") in by_source[plugins]
+        assert str(dropin) in by_source[dropins]

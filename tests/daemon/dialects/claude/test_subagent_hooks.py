@@ -110,11 +110,46 @@ async def test_a_handler_also_in_settings_runs_once_and_edits_are_seen(
 
 
 async def test_a_broken_definition_is_reported(rpc, workspace, isolated_home) -> None:
+    """A definition neither of the agent's two readings parses is reported as a settings
+    file's error is: in every fire's warnings (from inside the subagent or not), in
+    ``status`` and in ``hooks/list``."""
     path = workspace / ".claude" / "agents" / "broken.md"
     path.parent.mkdir(parents=True)
-    path.write_text("---\nname: checker\nhooks: [unclosed\n---\n")
+    path.write_text("---\nname: checker\nhooks:\n    PreToolUse: []\n  Stop: []\n---\n")
     trust(isolated_home, workspace)
 
-    result = await fire(rpc, workspace, INSIDE)
+    inside = await fire(rpc, workspace, INSIDE)
+    main_thread = await fire(rpc, workspace, {k: INSIDE[k] for k in ("tool_name", "tool_input")})
+    status = await rpc.call("status")
+    listing = await rpc.call("hooks/list", {})
 
-    assert any("not valid YAML" in w for w in result["warnings"])
+    for result in (inside, main_thread):
+        assert any(f"{path}: the frontmatter is not valid YAML" in w for w in result["warnings"])
+    for errors in (status["sourceErrors"], listing["errors"]):
+        assert [e["source"] for e in errors] == [str(path.parent)]
+        assert "not valid YAML" in errors[0]["error"]
+
+
+async def test_frontmatter_is_yaml_1_2_and_once_is_not_honoured_there(
+    rpc, workspace, isolated_home, tmp_path
+) -> None:
+    """``timeout: 0o1`` is one second in YAML 1.2 (Bun's reading; PyYAML's 1.1 makes it a
+    string), and a frontmatter hook with ``once: true`` runs on every fire from inside
+    the subagent: the agent registers subagent hooks without the one-shot removal it
+    gives skills' (tests/agents/claude ``subagent-frontmatter-yaml-1-2``,
+    ``subagent-frontmatter-once``)."""
+    log = tmp_path / "runs"
+    path = workspace / ".claude" / "agents" / "c.md"
+    path.parent.mkdir(parents=True)
+    path.write_text(
+        "---\nname: checker\ndescription: d\nhooks:\n  PreToolUse:\n    - matcher: Bash\n"
+        "      hooks:\n        - type: command\n          timeout: 0o1\n"
+        f"          once: true\n          command: echo run >> {log}\n---\nBody\n"
+    )
+    trust(isolated_home, workspace)
+
+    first = await fire(rpc, workspace, INSIDE)
+    second = await fire(rpc, workspace, INSIDE)
+
+    assert [r["hooks"][0]["timeoutMs"] for r in (first, second)] == [1000, 1000]
+    assert log.read_text() == "run\nrun\n"

@@ -75,6 +75,9 @@ class Registry:
         self._states: dict[tuple[str, str], SourceState] = {}
         self._sources_cache: dict[tuple[Dialect, tuple[str, ...]], list[Source]] = {}
         self._dir_counts: dict[tuple[str, str], int] = {}
+        self._dir_errors: dict[tuple[str, str], str] = {}
+        """The last error of each hook directory (a plugin's broken hooks.json, a
+        drop-in, a subagent definition), for ``status`` as settings files' errors are."""
         self._index: dict[str, list[Source]] | None = None
         self._hookdir_index: dict[str, list[Source]] | None = None
         """Hooks per hook directory, kept by ``rescan``/``refresh`` for ``summary``."""
@@ -266,6 +269,7 @@ class Registry:
                 self._count_dir(source)
         keep = {(s.dialect.value, s.path) for s in sources}
         self._dir_counts = {k: v for k, v in self._dir_counts.items() if k in keep}
+        self._dir_errors = {k: v for k, v in self._dir_errors.items() if k in keep}
         return sum(state.loads for state in self._states.values()) - before
 
     def _count_dir(self, source: Source) -> Loaded:
@@ -274,7 +278,15 @@ class Registry:
         self._dir_counts[(source.dialect.value, source.path)] = sum(
             len(specs) for specs in loaded.hooks.values()
         )
+        self._note_dir_error(source, loaded)
         return loaded
+
+    def _note_dir_error(self, source: Source, loaded: Loaded) -> None:
+        key = (source.dialect.value, source.path)
+        if loaded.error:
+            self._dir_errors[key] = loaded.error
+        else:
+            self._dir_errors.pop(key, None)
 
     def summary(self) -> dict[str, Any]:
         """Counts for ``status``: from what the watcher keeps current, no disk access.
@@ -315,6 +327,7 @@ class Registry:
         for source in extra + registered:
             if source.kind == "hookdir":
                 content = _load_event(module, source, request.event)  # errors: the dialect's select
+                self._note_dir_error(source, content)
                 if content.hookd_limit and content.error:
                     unread.append(content.error)
             else:
@@ -394,11 +407,16 @@ class Registry:
         return targets
 
     def source_errors(self) -> list[dict[str, str]]:
-        return [
+        files = [
             {"dialect": s.source.dialect.value, "source": s.source.path, "error": s.error}
             for s in self._states.values()
             if s.error
         ]
+        folders = [
+            {"dialect": dialect, "source": path, "error": error}
+            for (dialect, path), error in self._dir_errors.items()
+        ]
+        return files + folders
 
 
 def _load(module: DialectModule, source: Source) -> Loaded:

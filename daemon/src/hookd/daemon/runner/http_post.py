@@ -42,6 +42,7 @@ async def post_json(
     received = bytearray()
     truncated = False
     failure: str | None = None
+    code: int | None = None
     with trio.move_on_after(timeout_s) as scope:
         try:
             status, received, truncated = await _exchange(
@@ -49,12 +50,13 @@ async def post_json(
             )
         except (OSError, trio.BrokenResourceError, h11.ProtocolError, ssl.SSLError) as exc:
             failure = f"request to {url} failed: {_describe(exc)}"
+            code = _errno(exc)
         except ValueError as exc:  # e.g. a header value that is not ASCII (UnicodeError)
             failure = f"request to {url} could not be sent: {_describe(exc)}"
     if scope.cancelled_caught:
         return ProcessOutcome(None, b"", b"", elapsed(), timed_out=True)
     if failure is not None:
-        return ProcessOutcome(None, b"", b"", elapsed(), spawn_error=failure)
+        return ProcessOutcome(None, b"", b"", elapsed(), spawn_error=failure, spawn_errno=code)
     return ProcessOutcome(
         None, bytes(received), b"", elapsed(), http_status=status, stdout_truncated=truncated
     )
@@ -125,6 +127,18 @@ async def _read_response(
             received += event.data[: max(room, 0)]
         else:  # EndOfMessage or ConnectionClosed
             return status, received, truncated
+
+
+def _errno(exc: BaseException) -> int | None:
+    """The errno behind a failed request (a refused connection: ECONNREFUSED), so that a
+    dialect can word it as its agent does; trio raises one error for every address it
+    tried, caused by a group of each address's error (the last one counts)."""
+    found: BaseException | None = exc
+    while found is not None:
+        if isinstance(found, OSError) and found.errno is not None:
+            return found.errno
+        found = found.exceptions[-1] if isinstance(found, BaseExceptionGroup) else found.__cause__
+    return None
 
 
 def _describe(exc: BaseException) -> str:

@@ -260,6 +260,8 @@ async def run_handler(
 ) -> ProcessOutcome:
     """Run one prepared hook: a process, an HTTP request, or a request to the client."""
     if isinstance(prepared, HttpLaunch):
+        if prepared.refusal is not None:
+            return ProcessOutcome(None, b"", b"", 0.0, spawn_error=prepared.refusal)
         return await post_json(
             prepared.url,
             prepared.headers,

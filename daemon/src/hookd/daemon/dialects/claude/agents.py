@@ -27,6 +27,7 @@ from ...model import Dialect, FireRequest, HookSpec, Loaded, Source
 from ...safe_read import HookdLimitReached, UnreadableFile, read_regular_file
 from ...statcache import StatCache
 from ..settings_json import HandlerFactory, hooks_from_object
+from . import frontmatter
 
 LAYER = "agent"
 Definition = tuple[str | None, dict[str, tuple[HookSpec, ...]], str | None]
@@ -124,13 +125,13 @@ def _read(path: str) -> tuple[str | None, dict[str, Any] | None, str | None]:
         raise  # hookd's own limit, not the file's fault: the registry says "never ran"
     except UnreadableFile as exc:
         return None, None, str(exc)
-    front = _frontmatter(text)
+    front = frontmatter.block(text)
     if front is None:
         return None, None, None  # no frontmatter: not a subagent definition
-    try:
-        import yaml  # only once a definition is read: the daemon starts without it
+    import yaml  # only once a definition is read: the daemon starts without it
 
-        data = yaml.safe_load(front)
+    try:
+        data = frontmatter.load(front)
     except yaml.YAMLError as exc:
         return None, None, f"{path}: the frontmatter is not valid YAML ({exc})"
     if not isinstance(data, dict) or not isinstance(data.get("name"), str):
@@ -141,24 +142,13 @@ def _read(path: str) -> tuple[str | None, dict[str, Any] | None, str | None]:
     return data["name"], declared, None
 
 
-def _frontmatter(text: str) -> str | None:
-    """The YAML between a first line ``---`` and the next ``---`` line, else None."""
-    lines = text.lstrip("\ufeff").splitlines()
-    if not lines or lines[0].strip() != "---":
-        return None
-    for index, line in enumerate(lines[1:], start=1):
-        if line.strip() == "---":
-            return "\n".join(lines[1:index])
-    return None
-
-
 def select(
     loaded: Sequence[tuple[Source, Loaded]], request: FireRequest
 ) -> tuple[frozenset[str], list[str]]:
     """The files whose hooks this fire runs (the definition the fire's ``agent_type``
-    names, when the fire comes from inside that subagent), and warnings: definitions
-    that could not be read, and why a definition's hooks do not run when the agent would
-    not run them either."""
+    names, when the fire comes from inside that subagent), and a warning saying why a
+    definition's hooks do not run when the agent would not run them either (definitions
+    that could not be read are the folder's error, reported on every fire)."""
     name = request.payload.get("agent_type")
     if (
         not isinstance(name, str)
@@ -167,20 +157,18 @@ def select(
     ):
         return frozenset(), []
     folders = [(source, content) for source, content in loaded if source.layer == LAYER]
-    warnings = [content.error for _source, content in folders if content.error]
     for source, content in folders:  # the project's folder comes first
         path = _definitions_in(content).get(name)
         if path is None:
             continue
         if source.root is not None and not _trusted(loaded, source.root):
             return frozenset(), [
-                *warnings,
                 f"{path}: the frontmatter hooks of subagent {name!r} were not run: Claude Code "
                 f"runs them only in a project whose trust dialog was accepted (projects"
                 f'["{source.root}"].hasTrustDialogAccepted in ~/.claude.json)',
             ]
-        return frozenset({path}), warnings
-    return frozenset(), warnings
+        return frozenset({path}), []
+    return frozenset(), []
 
 
 def _definitions_in(content: Loaded) -> dict[str, str]:

@@ -41,7 +41,7 @@ from ...spill import private_directory, session_directory
 from .. import base, windows
 from ..base import first_root, hook_environment
 from ..settings_json import load_settings_hooks, number_field
-from . import agents, handlers, plugins, rules
+from . import agents, credentials, handlers, plugins, rules
 from . import output as claude_output
 from .if_rule import condition_allows
 
@@ -254,6 +254,7 @@ class _Policy:
     managed_only: bool
     url_allowlist: tuple[str, ...] | None
     env_allowlist: tuple[str, ...] | None
+    managed_env_allowlist: tuple[str, ...] | None
     enabled_plugins: Mapping[str, bool]
     plugin_configs: Mapping[str, Any]
 
@@ -269,6 +270,9 @@ def _policy(loaded: Sequence[tuple[Source, Loaded]]) -> _Policy:
         managed_only=managed_only,
         url_allowlist=_merged_list(loaded, "allowedHttpHookUrls"),
         env_allowlist=_merged_list(loaded, "httpHookAllowedEnvVars"),
+        managed_env_allowlist=_merged_list(
+            [(s, c) for s, c in loaded if s.layer == "managed"], "httpHookAllowedEnvVars"
+        ),
         enabled_plugins=_merged_map(loaded, "enabledPlugins"),
         plugin_configs=_merged_map(loaded, "pluginConfigs"),
     )
@@ -308,6 +312,9 @@ def select(
     seen: set[str] = set()
     value = _matcher_value(request)
     held_back: set[str] = set()
+    # A broken plugin hooks file, drop-in or subagent definition is reported on every
+    # fire, as a broken settings file is (the registry reports those).
+    warnings += [c.error for s, c in loaded if s.kind == "hookdir" and c.error]
     subagent_files, notes = agents.select(loaded, request)
     warnings += notes
     for source, content in loaded:
@@ -340,8 +347,8 @@ def select(
             if problem:
                 warnings.append(f"{spec.source}: {spec.command!r} was not run: {problem}")
                 continue
-            if spec.options.get("type") == "http" and policy.env_allowlist is not None:
-                spec = replace(spec, options={**spec.options, "httpEnvAllow": policy.env_allowlist})
+            if spec.options.get("type") == "http":
+                spec = _with_http_policy(spec, policy, warnings)
             if "plugin" in spec.options:
                 spec = _with_plugin_options(spec, policy)
             chosen.append(spec)
@@ -419,11 +426,27 @@ def _not_runnable(spec: HookSpec, event: str, policy: _Policy) -> str | None:
         return f"Claude Code does not run {kind} hooks on {event}"
     if kind == "http" and event in rules.NO_HTTP_EVENTS:
         return f"Claude Code does not run http hooks on {event}"
-    if kind == "http" and not handlers.url_allowed(
-        spec.options["handler"]["url"], policy.url_allowlist
-    ):
-        return "its URL matches no entry of allowedHttpHookUrls"
     return None
+
+
+def _with_http_policy(spec: HookSpec, policy: _Policy, warnings: list[str]) -> HookSpec:
+    """An http hook with the settings that bound it: ``httpHookAllowedEnvVars`` (merged,
+    and the managed layer's alone, which may lift the agent's blanking of some variables)
+    and, when its URL matches no entry of ``allowedHttpHookUrls``, its refusal: the
+    agent sends nothing and counts the hook as failed (``onFailure: "block"`` blocks)."""
+    options = dict(spec.options)
+    if policy.env_allowlist is not None:
+        options["httpEnvAllow"] = policy.env_allowlist
+    if policy.managed_env_allowlist:
+        options["managedEnvAllow"] = policy.managed_env_allowlist
+    url = options["handler"]["url"]
+    if not handlers.url_allowed(url, policy.url_allowlist):
+        warnings.append(f"{spec.source}: {spec.command!r} was not sent: its URL matches no "
+                        "entry of allowedHttpHookUrls")  # fmt: skip
+        options["refusal"] = (
+            f"HTTP hook blocked: {url} does not match any pattern in allowedHttpHookUrls"
+        )
+    return replace(spec, options=options)
 
 
 def _disable_all_hooks(loaded: Sequence[tuple[Source, Loaded]]) -> str | bool:
@@ -485,9 +508,14 @@ def prepare(spec: HookSpec, request: FireRequest, base_env: Mapping[str, str]) -
     kind = spec.options.get("type", "command")
     if kind in rules.CLIENT_HANDLER_TYPES:
         return handlers.prepare_client(spec, request, payload)
-    # "Claude Code removes OTEL_* exporter variables from every subprocess it spawns,
-    # including hooks": the agent's own (the fire's env) as well as the daemon's.
-    agent_env = {k: v for k, v in request.env.items() if not k.startswith("OTEL_")}
+    # What the agent keeps from every subprocess it spawns, hooks included ("OTEL_*
+    # exporter variables", its own credentials and internals; under
+    # CLAUDE_CODE_SUBPROCESS_ENV_SCRUB every credential it knows by name): from the
+    # agent's environment (the fire's env) as well as the daemon's.
+    scrub = credentials.scrubbing(request.env) or (
+        credentials.SCRUB_VARIABLE not in request.env and credentials.scrubbing(base_env)
+    )
+    agent_env = credentials.hook_environment(request.env, scrub)
     extra = {"CLAUDE_PROJECT_DIR": project, **agent_env, **_plugin_env(spec)}
     effort = payload.get("effort")
     if isinstance(effort, dict) and isinstance(effort.get("level"), str):
@@ -495,7 +523,7 @@ def prepare(spec: HookSpec, request: FireRequest, base_env: Mapping[str, str]) -
     env_file = session_env_file(request)
     if env_file is not None:
         extra["CLAUDE_ENV_FILE"] = env_file
-    env = hook_environment(base_env, extra)
+    env = hook_environment(_daemon_environment(base_env, scrub), extra)
     if env_file is None:  # "Other hook types don't have access to this variable"
         env.pop("CLAUDE_ENV_FILE", None)
     if kind == "http":
@@ -511,6 +539,19 @@ def prepare(spec: HookSpec, request: FireRequest, base_env: Mapping[str, str]) -
     stdin = to_json_bytes(payload) + b"\n"
     reply = claude_output.async_reply if spec.may_detach else None
     return Launch(argv=argv, stdin=stdin, cwd=cwd, env=env, async_reply=reply)
+
+
+_filtered_daemon_env: dict[bool, tuple[Mapping[str, str], dict[str, str]]] = {}
+
+
+def _daemon_environment(base_env: Mapping[str, str], scrub: bool) -> dict[str, str]:
+    """The daemon's environment as the agent would pass its own to a hook
+    (``credentials.hook_environment``): worked out once per environment, not per hook."""
+    cached = _filtered_daemon_env.get(scrub)
+    if cached is None or cached[0] is not base_env:
+        cached = (base_env, credentials.hook_environment(base_env, scrub))
+        _filtered_daemon_env[scrub] = cached
+    return cached[1]
 
 
 def shell_form(command: str, shell: str | None, env: Mapping[str, str]) -> tuple[str, ...]:

@@ -18,8 +18,14 @@ from typing import Any
 from ...jstext import to_json_bytes
 from ...model import ClientLaunch, FireRequest, HookSpec, HttpLaunch
 from ...urls import UnusableUrl, split_url
+from . import credentials
 
-_ENV_REFERENCE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
+_ENV_REFERENCE = re.compile(r"\$\{([A-Z_][A-Z0-9_]*)\}|\$([A-Z_][A-Z0-9_]*)")
+"""Capitals, digits and ``_`` only, as 2.1.328 reads them: ``$lower`` stays as written and
+``$Path`` is ``$P`` followed by ``ath``."""
+_LINE_BREAKS = re.compile("[\r\n\x00]")
+_BODY_FRAMING = frozenset({"content-length", "transfer-encoding"})
+"""Headers the agent drops: it frames the request itself."""
 _ARGUMENTS = re.compile(r"\\\$|\$ARGUMENTS")
 _PATH_REFERENCE = re.compile(r"\$\{([^}]+)\}")
 
@@ -62,28 +68,53 @@ def _url_pattern(pattern: str) -> re.Pattern[str]:
 
 
 def prepare_http(spec: HookSpec, payload: Mapping[str, Any], env: Mapping[str, str]) -> HttpLaunch:
+    """The POST of an http hook: header values with their variables interpolated
+    (``interpolate_env``) and trimmed, as fetch does (an empty variable must not leave
+    "Bearer " with a trailing space, which HTTP forbids); ``Content-Length`` and
+    ``Transfer-Encoding`` dropped; refused when its URL is (``refusal``)."""
     handler = spec.options["handler"]
     allowed = set(handler.get("allowedEnvVars") or ())
     policy = spec.options.get("httpEnvAllow")
     if policy is not None:
         allowed &= set(policy)
-    # Trimmed as fetch does (an empty variable must not leave "Bearer " with a trailing
-    # space, which HTTP forbids).
+    managed = frozenset(spec.options.get("managedEnvAllow") or ())
+    scrub = credentials.scrubbing(env)
     headers = tuple(
-        (name, interpolate_env(value, env, allowed).strip())
+        (name, interpolate_env(value, env, allowed, managed, scrub=scrub).strip())
         for name, value in (handler.get("headers") or {}).items()
+        if _header_key(name) not in _BODY_FRAMING
     )
-    return HttpLaunch(url=handler["url"], headers=headers, body=to_json_bytes(payload))
+    return HttpLaunch(url=handler["url"], headers=headers, body=to_json_bytes(payload),
+                      refusal=spec.options.get("refusal"))  # fmt: skip
 
 
-def interpolate_env(text: str, env: Mapping[str, str], allowed: Collection[str]) -> str:
-    """``$VAR`` and ``${VAR}``: the value when the name is allowed, else empty."""
+def _header_key(name: str) -> str:
+    return re.sub("[^a-z0-9]", "-", name.strip().lower())
+
+
+def interpolate_env(
+    text: str,
+    env: Mapping[str, str],
+    allowed: Collection[str],
+    managed_allow: frozenset[str] = frozenset(),
+    *,
+    scrub: bool = False,
+) -> str:
+    """``$VAR`` and ``${VAR}`` (``_ENV_REFERENCE``): the value when ``allowedEnvVars``
+    allows the name and it is not one the agent withholds from headers
+    (``credentials.withheld_from_header``), else empty; line breaks and NULs removed from
+    the result, as the agent removes them."""
 
     def value(match: re.Match[str]) -> str:
         name = match.group(1) or match.group(2)
-        return env.get(name, "") if name in allowed else ""
+        if name not in allowed:
+            return ""
+        found = env.get(name)
+        if credentials.withheld_from_header(name, found, managed_allow, scrub):
+            return ""
+        return found or ""
 
-    return _ENV_REFERENCE.sub(value, text)
+    return _LINE_BREAKS.sub("", _ENV_REFERENCE.sub(value, text))
 
 
 def prepare_client(

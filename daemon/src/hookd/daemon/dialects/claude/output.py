@@ -7,6 +7,8 @@ hooks" (the ``{ok, reason}`` answers of ``prompt`` and ``agent`` handlers).
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
 import re
 from dataclasses import replace
@@ -16,11 +18,13 @@ from ...jstext import JS_WHITESPACE, is_positive_finite
 from ...jstext import parse_json as js_parse
 from ...model import FireRequest, HookSpec, ProcessOutcome, Verdict
 from ...spill import cap_text, session_directory
+from ...urls import UnusableUrl, split_url
 from ..base import first_line, first_root, timeout_error
 from . import rules
 
 NO_STDERR = "No stderr output"
 """What Claude Code 2.1.328 tells the model for an exit 2 with nothing on stderr."""
+_INCORRECT_EVENT = "Hook returned incorrect event name"
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")
 _TERMINAL_SEQUENCE = re.compile(
     r"(?:\x1b\](?:0|1|2|9|99|777);[^\x07\x1b]*(?:\x07|\x1b\\)|\x07)+", re.DOTALL
@@ -50,6 +54,8 @@ def _verdict(spec: HookSpec, request: FireRequest, outcome: ProcessOutcome) -> V
         return blocked
     event = request.event
     kind = spec.options.get("type", "command")
+    if kind == "http" and not outcome.timed_out:
+        return _from_http(spec, event, request, outcome)
     failure = timeout_error(outcome)
     if failure:
         if event == "WorktreeCreate":
@@ -58,8 +64,6 @@ def _verdict(spec: HookSpec, request: FireRequest, outcome: ProcessOutcome) -> V
     if event in rules.OUTPUT_DISCARDED:  # only terminalSequence is read
         obj, _ = parse_json(outcome.stdout_text)
         return Verdict(native=_terminal_sequence(obj))
-    if kind == "http":
-        return _from_http(event, request, outcome)
     if kind in ("prompt", "agent"):
         return _from_model(spec, event, outcome)
     if kind == "mcp_tool":
@@ -69,9 +73,9 @@ def _verdict(spec: HookSpec, request: FireRequest, outcome: ProcessOutcome) -> V
 
 def _on_failure_block(spec: HookSpec, event: str, outcome: ProcessOutcome) -> Verdict | None:
     """Claude Code 2.1.328's ``onFailure: "block"`` (command, http and mcp_tool handlers):
-    a hook that failed (an exit code other than 0 and 2, output that fails validation, a
-    timeout) blocks the guarded action as exit 2 would; not for background hooks, nor on
-    Stop, SubagentStop, TaskCompleted and TeammateIdle. The reason is the agent's."""
+    a hook that failed (``_failure``) blocks the guarded action as exit 2 would; not for
+    background hooks, nor on Stop, SubagentStop, TaskCompleted and TeammateIdle. The
+    reason is the agent's: how it failed, the rule, then what failed in its words."""
     handler = spec.options.get("handler", {})
     if (
         handler.get("onFailure") != "block"
@@ -80,19 +84,32 @@ def _on_failure_block(spec: HookSpec, event: str, outcome: ProcessOutcome) -> Ve
         or spec.options.get("type", "command") not in ("command", "http", "mcp_tool")
     ):
         return None
-    rule = 'blocking because onFailure is "block"'
-    if outcome.timed_out:
-        reason = f"timed out; {rule}"
-    elif outcome.spawn_error:
-        reason = f"failed; {rule}\n{outcome.spawn_error}"
-    elif outcome.exit_code not in (0, 2, None):
-        detail = outcome.stderr_text.strip()
-        reason = f"failed; {rule}" + (f"\n{detail}" if detail else "")
-    elif outcome.exit_code == 0 and (invalid := validation_error(outcome.stdout_text, event)):
-        reason = f"failed; {rule}\nHook JSON output validation failed \u2014 {invalid}"
-    else:
+    failed = _failure(spec, event, outcome)
+    if failed is None:
         return None
+    how, detail = failed
+    reason = f'{how}; blocking because onFailure is "block"' + (f"\n{detail}" if detail else "")
     return Verdict(blocks=True, decision="deny", reason=reason, error=reason)
+
+
+def _failure(spec: HookSpec, event: str, outcome: ProcessOutcome) -> tuple[str, str] | None:
+    """How a hook failed ("timed out" or "failed") and what the agent says of it, or None
+    when it gave a usable answer: a timeout; for an http hook, any ``http_problem`` (a
+    refused URL or connection, a status other than 2xx, a body that is no valid output);
+    for a command, a start that failed, an exit code other than 0 and 2, or output on
+    exit 0 that is no valid output."""
+    if outcome.timed_out:
+        return "timed out", ""
+    if spec.options.get("type") == "http":
+        problem = http_problem(spec, event, outcome)
+        return None if problem is None else ("failed", problem)
+    if outcome.spawn_error:
+        return "failed", outcome.spawn_error
+    if outcome.exit_code not in (0, 2, None):
+        return "failed", outcome.stderr_text.strip()
+    if outcome.exit_code == 0 and (invalid := invalid_output(outcome.stdout_text, event)):
+        return "failed", invalid
+    return None
 
 
 # command hooks -----------------------------------------------------------------------
@@ -204,7 +221,7 @@ def _other_event(obj: dict[str, Any], event: str | None) -> str | None:
     named = specific.get("hookEventName")
     if named == event:
         return None
-    return f"Hook returned incorrect event name: expected '{event}' but got '{named}'"
+    return f"{_INCORRECT_EVENT}: expected '{event}' but got '{named}'"
 
 
 def _wrong_types(obj: dict[str, Any], event: str | None = None) -> dict[str, str]:
@@ -274,7 +291,7 @@ def _expected(kind: str) -> str:
     return words.get(kind) or " | ".join(f"'{v}'" for v in kind.split("|"))
 
 
-def validation_error(stdout: str, event: str | None = None) -> str | None:
+def _validation_error(stdout: str, event: str | None = None) -> str | None:
     """Why JSON output fails Claude Code's schema, in its words (None: it passes, or it
     is not JSON output at all)."""
     obj = _object(stdout.lstrip())
@@ -287,6 +304,18 @@ def validation_error(stdout: str, event: str | None = None) -> str | None:
         received = _js_type(_field(obj, name))
         return f"{name}: expected {_expected(kind)}, received {received}"
     return None
+
+
+def invalid_output(stdout: str, event: str | None = None) -> str | None:
+    """What 2.1.328 says of JSON output it cannot use (None: usable, or not JSON): a
+    ``hookSpecificOutput`` for another event is thrown as the hook failing to run, a
+    field of the wrong type fails validation."""
+    invalid = _validation_error(stdout, event)
+    if invalid is None:
+        return None
+    if invalid.startswith(_INCORRECT_EVENT):
+        return f"Failed to run: {invalid}"
+    return f"Hook JSON output validation failed \u2014 {invalid}"
 
 
 def _field(obj: dict[str, Any], dotted: str) -> Any:
@@ -456,33 +485,70 @@ def _checked_worktree(path: str, request: FireRequest) -> Verdict:
 
 
 # HTTP hooks --------------------------------------------------------------------------
-def _from_http(event: str, request: FireRequest, outcome: ProcessOutcome) -> Verdict:
-    """ "HTTP response handling": 2xx empty = success, 2xx JSON object = parsed like a
-    command's JSON, anything else = a non-blocking error (WorktreeCreate: a failure)."""
-    status = outcome.http_status or 0
-    body = outcome.stdout_text.strip()
-    problem: str | None = None
-    obj: dict[str, Any] | None = None
-    if not 200 <= status < 300:
-        problem = f"HTTP status {status}" + (f": {first_line(body)[:200]}" if body else "")
-    elif body:
-        obj, schema_error = parse_json(body, event=event)
-        if schema_error:
-            problem = f"the response JSON is invalid: {schema_error}"
-        elif obj is None:
-            problem = "the response body is not a JSON object; it was not used"
+def _from_http(
+    spec: HookSpec, event: str, request: FireRequest, outcome: ProcessOutcome
+) -> Verdict:
+    """ "HTTP response handling": 2xx empty = success, 2xx JSON object = read like a
+    command's JSON, anything else (``http_problem``) = a non-blocking error (on
+    WorktreeCreate a failure); events whose output is discarded read only
+    ``terminalSequence``."""
+    problem = http_problem(spec, event, outcome)
+    if problem is not None:
+        return _failed(event, f"HTTP hook: {problem}")
+    obj = _object(outcome.stdout_text.strip(JS_WHITESPACE))
     if event == "WorktreeCreate":
         path = ((obj or {}).get("hookSpecificOutput") or {}).get("worktreePath")
-        if problem or not isinstance(path, str) or not path:
-            return _worktree_failed(
-                problem or "the response has no hookSpecificOutput.worktreePath"
-            )
+        if not isinstance(path, str) or not path:
+            return _worktree_failed("the response has no hookSpecificOutput.worktreePath")
         checked = _checked_worktree(path, request)
         # "An HTTP WorktreeCreate hook returns JSON and can include" terminalSequence.
         return replace(checked, native={**checked.native, **_terminal_sequence(obj)})
-    if problem:
-        return Verdict(error=f"HTTP hook: {problem}")
+    if event in rules.OUTPUT_DISCARDED:
+        return Verdict(native=_terminal_sequence(obj))
     return from_json(event, obj) if obj is not None else Verdict()
+
+
+def http_problem(spec: HookSpec, event: str, outcome: ProcessOutcome) -> str | None:
+    """Why an http hook gave no usable answer, in Claude Code 2.1.328's words (what it
+    shows after the ``onFailure`` rule), or None: the URL refused by
+    ``allowedHttpHookUrls`` or the request failing (``connect ECONNREFUSED host:port``),
+    ``HTTP <status> from <url>`` for a status other than 2xx, then the body: empty is
+    fine, text that is not a JSON object or does not parse, or JSON that fails the output
+    schema, is not."""
+    url = spec.options["handler"]["url"]
+    if outcome.spawn_error:
+        return _request_failed(url, outcome)
+    status = outcome.http_status or 0
+    if not 200 <= status < 300:
+        return f"HTTP {status} from {url}"
+    body = outcome.stdout_text.strip(JS_WHITESPACE)
+    if not body:
+        return None
+    if not body.startswith("{"):
+        shown = body if len(body) <= 200 else body[:200] + "\u2026"
+        return f"HTTP hook must return JSON, but got non-JSON response body: {shown}"
+    try:
+        js_parse(body)
+    except ValueError as exc:
+        return f"HTTP hook must return valid JSON, but parsing failed: {exc}"
+    return invalid_output(body, event)
+
+
+_CONNECT_ERRORS = frozenset(
+    {errno.ECONNREFUSED, errno.ECONNRESET, errno.EHOSTUNREACH, errno.ENETUNREACH}
+)
+"""Connection errors Node names as ``connect <CODE> <host>:<port>``."""
+
+
+def _request_failed(url: str, outcome: ProcessOutcome) -> str:
+    """A request that got no answer: a refused connection as Node words it (the agent's
+    message), anything else as hookd found it."""
+    code = outcome.spawn_errno
+    if code in _CONNECT_ERRORS:
+        with contextlib.suppress(UnusableUrl):
+            _scheme, host, port, _target = split_url(url)
+            return f"connect {errno.errorcode[code]} {host}:{port}"
+    return outcome.spawn_error or "the request failed"
 
 
 # handlers the client runs ------------------------------------------------------------
