@@ -13,7 +13,8 @@ For each agent, for one trivial hook and for ten, interleaved sample by sample:
   which fires through a warm daemon that runs the hooks;
 * ``python start``: starting this Python and doing nothing, the floor of any Python relay.
 * ``http`` (a second table): Claude Code's http entry, one POST per event from a running
-  client, beside the agent alone and the command relay.
+  client, beside the agent alone and the command relay; for trivial hooks and for a
+  Python guard hook (warm under hookd, a fresh interpreter under the agent).
 Ratios relay/agent are the figure, and relay minus Python's start the relay's own cost;
 milliseconds move with the machine. Cline's original runner reads one hook per event and
 folder, so its ten hooks are ten folders, each with its own relay: one is measured.
@@ -212,24 +213,43 @@ def http_entry(samples: int) -> None:
             post = (f"POST /hookd-relay HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
                     f"Authorization: Bearer {passcode}\r\nContent-Type: application/json\r\n"
                     f"Content-Length: {len(EVENT)}\r\n\r\n").encode() + EVENT  # fmt: skip
-            print("\nhooks  agent p50   relay p50   http p50   http/agent  relay/http")
-            for hooks in (1, 10):
-                handlers = [{"type": "command", "command": f"true {i}"} for i in range(hooks)]
+            print("\nhooks               agent p50   relay p50   http p50   http/agent  relay/http")
+            for label, commands in _http_workloads(Path(tmp)):
+                handlers = [{"type": "command", "command": command} for command in commands]
                 _write(home / ".config" / "hookd" / "claude" / "settings.json",
                        json.dumps({"hooks": {"PreToolUse": [{"hooks": handlers}]}}))  # fmt: skip
-                argvs = [["/bin/sh", "-c", f"true {i}"] for i in range(hooks)]
-                _post(port, post)  # warm the registry
+                argvs = [["/bin/sh", "-c", command] for command in commands]
+                _post(port, post)  # warm the registry (and a Python hook's interpreter)
                 agent, relay, http = [], [], []
                 for _ in range(samples):
                     agent.append(_at_once(argvs, EVENT))
                     relay.append(_relay([RELAY, "claude"], EVENT, env))
                     http.append(_post(port, post))
                 a, r, h = (statistics.median(x) for x in (agent, relay, http))
-                print(f"{hooks:>5}  {a:8.2f} ms  {r:8.2f} ms  {h:7.2f} ms  {h / a:9.2f}x  "
+                print(f"{label:<18}  {a:8.2f} ms  {r:8.2f} ms  {h:7.2f} ms  {h / a:9.2f}x  "
                       f"{r / h:9.2f}x")  # fmt: skip
         finally:
             daemon.terminate()
             daemon.wait(30)
+
+
+GUARD = """import json, re, sys
+event = json.load(sys.stdin)
+command = event.get("tool_input", {}).get("command", "")
+if re.search(r"rm\\s+-rf\\s+/", command):
+    print("refused: rm -rf /", file=sys.stderr)
+    sys.exit(2)
+"""
+"""A typical Python guard hook: read the event, check the command, allow it."""
+
+
+def _http_workloads(folder: Path) -> list[tuple[str, list[str]]]:
+    """What one tool event runs: trivial hooks, and a Python guard as people write them
+    (hookd starts it from a warm interpreter; the agent starts a fresh one)."""
+    guard = _write(folder / "guard.py", GUARD)
+    python = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else "python3"
+    return [("1 trivial", ["true 0"]), ("10 trivial", [f"true {i}" for i in range(10)]),
+            ("1 python guard", [f"{python} {guard}"])]  # fmt: skip
 
 
 def _start_ready(argv: list[str], env: dict[str, str], folder: Path) -> subprocess.Popen[bytes]:
