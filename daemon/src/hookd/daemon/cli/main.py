@@ -4,7 +4,7 @@ Only ``serve`` imports trio; every other subcommand talks to the running daemon 
 ``hookd.client`` (standard library only), so ``hookd status`` starts in tens of ms.
 
 Exit codes: 0 success (for ``fire``: proceed), 1 an error the user can fix (the message
-says how), 3 an unexpected error (a bug: please report it), 130 interrupted, 141 the
+says how; a usage error too, never argparse's 2, which ``fire`` gives to "block"), 3 an unexpected error (a bug: please report it), 130 interrupted, 141 the
 reader of stdout went away (``hookd status | head``, as a shell reports SIGPIPE); ``fire``
 also exits 2 (block), 4 (ask), 5 (stop) or 6 (proceed, then stop) by the result's
 ``action``.
@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 from hookd.protocol import AGENTS
 
@@ -23,8 +23,18 @@ EXIT_OK, EXIT_ERROR, EXIT_BLOCKED, EXIT_BUG, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 EXIT_BROKEN_PIPE = 141
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error exits 1 (an error you can fix), not 2: for ``hookd
+    fire`` 2 means "block", and a caller reading the code must not take a typo for it.
+    The subcommands' parsers are of this class too (``add_subparsers`` copies it)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_ERROR, f"{self.prog}: error: {message}\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="hookd",
         description="One hook engine for every coding agent: a daemon that keeps a warm "
         "registry of Claude Code, Cline, Cline SDK and Augment hooks and runs them on "
