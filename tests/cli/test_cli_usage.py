@@ -37,7 +37,7 @@ def hookd(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
         (("relay", "install"), "the following arguments are required: --agent"),
     ],
     ids=lambda value: "-".join(value) if isinstance(value, tuple) else None,
-)
+)  # fmt: skip
 def test_a_usage_error_exits_1_with_argparse_message(args: tuple[str, ...], says: str) -> None:
     """Every subcommand: exit 1 (not 2, "block" for fire), the usage and argparse's message."""
     done = hookd(*args)

@@ -4,10 +4,10 @@ Only ``serve`` imports trio; every other subcommand talks to the running daemon 
 ``hookd.client`` (standard library only), so ``hookd status`` starts in tens of ms.
 
 Exit codes: 0 success (for ``fire``: proceed), 1 an error the user can fix (the message
-says how; a usage error too, never argparse's 2, which ``fire`` gives to "block"), 3 an unexpected error (a bug: please report it), 130 interrupted, 141 the
-reader of stdout went away (``hookd status | head``, as a shell reports SIGPIPE); ``fire``
-also exits 2 (block), 4 (ask), 5 (stop) or 6 (proceed, then stop) by the result's
-``action``.
+says how; a usage error too, never argparse's 2, which ``fire`` gives to "block"), 3 an
+unexpected error (a bug: please report it), 130 interrupted, 141 the reader of stdout went
+away (``hookd status | head``, as a shell reports SIGPIPE); ``fire`` also exits 2 (block),
+4 (ask), 5 (stop) or 6 (proceed, then stop) by the result's ``action``.
 """
 
 from __future__ import annotations
