@@ -12,14 +12,16 @@ from typing import Any
 from hookd.client import Client
 from hookd.relay import agent_environment
 
+from ..errors import UserError
+
 
 def _client(args: argparse.Namespace, timeout_s: float = 30.0) -> Client:
     return Client(args.socket, timeout_s=timeout_s)
 
 
 def run_fire(args: argparse.Namespace) -> int:
+    roots = workspace_roots(args.workspace) or [_current_folder()]
     payload = _read_payload(args)
-    roots = [os.path.abspath(w) for w in args.workspace] or [os.getcwd()]
     show = args.progress == "always" or (args.progress == "auto" and sys.stderr.isatty())
     env = None if args.no_env else agent_environment(os.environ)
     with _client(args) as client:
@@ -50,6 +52,25 @@ _ACTION_TEXT = {
     "stop": "the action does not happen and the agent stops",
     "proceed-then-stop": "the action goes ahead, then the agent stops",
 }
+
+
+def workspace_roots(given: list[str]) -> list[str]:
+    """The ``--workspace`` folders, absolute. One that is not an existing folder is an
+    error: fired anyway, the hooks of the intended workspace would silently not run."""
+    roots = [os.path.abspath(w) for w in given]
+    for root in roots:
+        if not os.path.isdir(root):
+            raise UserError(f"not a directory: {root}: name an existing workspace folder")
+    return roots
+
+
+def _current_folder() -> str:
+    try:
+        return os.getcwd()
+    except FileNotFoundError:
+        raise UserError(
+            "the current folder no longer exists: name the workspace folder with --workspace"
+        ) from None
 
 
 def _why(result: dict[str, Any]) -> str:
@@ -171,7 +192,7 @@ def _ms(value: float | None) -> str:
 
 
 def run_hooks(args: argparse.Namespace) -> int:
-    roots = [os.path.abspath(w) for w in args.workspace]
+    roots = workspace_roots(args.workspace)
     with _client(args, timeout_s=10.0) as client:
         listing = client.hooks_list(roots or None)
     if args.json:

@@ -94,7 +94,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="DIR",
-        help="a workspace root (repeatable); defaults to the current directory",
+        help="a workspace root, an existing folder (repeatable); defaults to the current directory",
     )
     fire.add_argument("--timeout-ms", type=int, metavar="MS", help="cap for the whole fire")
     fire.add_argument("--slow-threshold-ms", type=int, metavar="MS")
@@ -125,7 +125,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="DIR",
-        help="register this workspace root first (repeatable)",
+        help="register this workspace root, an existing folder, first (repeatable)",
     )
 
     commands.add_parser("shutdown", help="stop the daemon (in-flight fires are cancelled)")
