@@ -164,7 +164,7 @@ def test_status_prints_registry_summary(served, workspace) -> None:
     assert "hooks      1  claude: 1" in done.stdout
     assert "clients    1 of 512 connections, 0 refused" in done.stdout
     row = next(line for line in done.stdout.splitlines() if "settings.json" in line)
-    assert row.split()[5:8] == ["claude", "project", str(workspace / ".claude" / "settings.json")]
+    assert row.split()[6:9] == ["claude", "project", str(workspace / ".claude" / "settings.json")]
 
 
 def test_hooks_lists_sources(served, workspace) -> None:

@@ -142,8 +142,7 @@ def render_status(status: dict[str, Any]) -> str:
     for error in status["sourceErrors"]:
         lines.append(f"ERROR      [{error['dialect']}] {error['error']}")
     trust = status.get("trust") or {}
-    if trust.get("trustAll"):
-        lines.append("trust      trust_all is set: every workspace's hooks run without approval")
+    lines.append(_trust_line(trust))
     if trust.get("storeProblem"):
         lines.append(f"TRUST      {trust['storeProblem']}")
     for waiting in trust.get("waiting", ()):
@@ -165,17 +164,27 @@ def render_status(status: dict[str, Any]) -> str:
     if status["hookStats"]:
         lines.append("")
         lines.append(
-            f"{'runs':>6} {'p50 ms':>8} {'p95 ms':>8} {'t/o':>4} {'err':>4}  "
+            f"{'runs':>6} {'p50 ms':>8} {'p95 ms':>8} {'t/o':>4} {'err':>4} {'not run':>7}  "
             f"{'dialect':<9} {'layer':<9} hook"
         )
         for hook in status["hookStats"]:
             lines.append(
                 f"{hook['runs']:>6} {_ms(hook['p50Ms']):>8} {_ms(hook['p95Ms']):>8} "
-                f"{hook['timeouts']:>4} {hook['errors']:>4}  "
+                f"{hook['timeouts']:>4} {hook['errors']:>4} {hook.get('notRun', 0):>7}  "
                 f"{hook['dialect']:<9} {hook['layer']:<9} {hook['source']}"
                 + (f"  ({hook['command']})" if hook["command"] != hook["source"] else "")
             )
     return "\n".join(lines)
+
+
+def _trust_line(trust: dict[str, Any]) -> str:
+    """What waits for ``hookd allow`` (each workspace on a WAITING line below)."""
+    if trust.get("trustAll"):
+        return "trust      trust_all is set: every workspace's hooks run without approval"
+    waiting = len(trust.get("waiting", ()))
+    what = f"{waiting} workspace(s) wait" if waiting else "no workspace waits"
+    store = f"; store {trust['store']}" if trust.get("store") else ""
+    return f"trust      {what} for hookd allow{store}"
 
 
 def _http_entry_line(http: dict[str, Any]) -> str:
