@@ -152,6 +152,35 @@ def test_bad_payload_is_a_clear_error(served, workspace) -> None:
     assert "not JSON" in done.stderr
 
 
+def test_an_empty_stdin_is_an_error_not_an_empty_payload(served, workspace) -> None:
+    """Zero bytes on stdin (not a terminal): exit 1 saying to pipe the event or pass
+    --no-payload, and nothing is fired; --no-payload with the same stdin fires."""
+    path, _ = served
+    fire = ("fire", "Stop", "--agent", "claude", "--workspace", str(workspace))
+
+    for empty in ("", " \n"):
+        done = cli(path, *fire, stdin=empty)
+
+        assert done.returncode == 1, done.stdout
+        assert "hookd: stdin is empty: pipe the event JSON" in done.stderr
+        assert "or pass --no-payload" in done.stderr
+    assert json.loads(cli(path, "status", "--json").stdout)["fires"] == 0
+    assert cli(path, *fire, "--no-payload").returncode == 0
+
+
+def test_a_fire_that_proceeds_says_nothing_on_stderr(served, workspace) -> None:
+    """Only an action other than proceed gets a line on stderr (the README says so)."""
+    path, _ = served
+    write_json(workspace / ".claude" / "settings.json", claude_settings("Stop", command("true")))
+
+    done = cli(path, "fire", "Stop", "--agent", "claude", "--workspace", str(workspace),
+               "--no-payload", "--progress", "never")  # fmt: skip
+
+    assert done.returncode == 0
+    assert json.loads(done.stdout)["action"] == "proceed"
+    assert done.stderr == ""
+
+
 def test_status_prints_registry_summary(served, workspace) -> None:
     """hookd status prints pid, roots, hooks and per-hook timings."""
     path, _ = served

@@ -80,11 +80,16 @@ def _why(result: dict[str, Any]) -> str:
 
 
 def _read_payload(args: argparse.Namespace) -> dict[str, Any]:
+    """The event JSON on stdin. An empty stdin is an error, not an empty payload: a hook
+    that reads the event would get none, so saying nothing is what --no-payload is for."""
     if args.no_payload or sys.stdin is None or sys.stdin.isatty():
         return {}
     text = sys.stdin.read()
     if not text.strip():
-        return {}
+        raise UserError(
+            "stdin is empty: pipe the event JSON (echo '{\"tool_name\": ...}' | hookd fire "
+            "...), or pass --no-payload to fire with an empty payload"
+        )
     try:
         payload = json.loads(text)
     except json.JSONDecodeError as exc:

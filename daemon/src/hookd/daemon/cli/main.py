@@ -82,10 +82,11 @@ def build_parser() -> argparse.ArgumentParser:
         "fire",
         help="fire an event and print the combined result",
         description="Fire EVENT for AGENT: the payload JSON (the event's fields as the agent "
-        "sends them) is read from stdin; the hooks see this command's environment (--no-env: "
-        "the daemon's). Prints the result JSON on stdout, live progress on "
-        "stderr when it is a terminal. Exits by what the agent does next (the result's "
-        "action): 0 proceed, 2 block, 4 ask, 5 stop, 6 proceed then stop; 1 on error.",
+        "sends them) is read from stdin (empty: an error; --no-payload: none); the hooks see "
+        "this command's environment (--no-env: the daemon's). Prints the result JSON on "
+        "stdout, live progress on stderr when it is a terminal. Exits by what the agent does "
+        "next (the result's action): 0 proceed, 2 block, 4 ask, 5 stop, 6 proceed then stop; "
+        "1 on error. Any action but proceed is also said in one line on stderr.",
     )
     fire.add_argument("event", help="the agent's own event name, e.g. PreToolUse")
     fire.add_argument("--agent", required=True, choices=AGENTS)
