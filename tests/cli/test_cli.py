@@ -181,6 +181,21 @@ def test_a_fire_that_proceeds_says_nothing_on_stderr(served, workspace) -> None:
     assert done.stderr == ""
 
 
+def test_a_refused_fire_says_what_is_wrong_in_plain_words(served, workspace) -> None:
+    """The daemon's refusal as a person needs it: no JSON-RPC code or 'Invalid params'."""
+    path, _ = served
+
+    done = cli(path, "fire", "Bogus", "--agent", "augment", "--workspace", str(workspace),
+               "--no-payload")  # fmt: skip
+
+    assert done.returncode == 1
+    assert done.stderr.startswith(
+        "hookd: 'Bogus' is not an event of augment; its events: PreToolUse, PostToolUse, "
+    ), done.stderr
+    assert "-32602" not in done.stderr
+    assert "Invalid params" not in done.stderr
+
+
 def test_status_prints_registry_summary(served, workspace) -> None:
     """hookd status prints pid, roots, hooks and per-hook timings."""
     path, _ = served

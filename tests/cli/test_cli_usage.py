@@ -28,6 +28,8 @@ def hookd(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
         (("hooks", "--yaml"), "unrecognized arguments: --yaml"),
         (("shutdown", "now"), "unrecognized arguments: now"),
         (("logs", "-n", "x"), "argument -n/--lines: invalid int value: 'x'"),
+        (("logs", "-n", "-1"), "argument -n/--lines: -1 is negative: give a number of records, "
+                               "0 for all"),
         (("allow", "a", "b"), "unrecognized arguments: b"),
         (("deny", "a", "b"), "unrecognized arguments: b"),
         (("serve", "--log-level", "loud"), "argument --log-level: invalid choice"),
@@ -54,3 +56,23 @@ def test_help_exits_0(args: tuple[str, ...]) -> None:
 
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("usage: hookd")
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (("status",), "Show the running daemon"),
+        (("hooks",), "List every hook the daemon knows"),
+        (("shutdown",), "Stop the running daemon"),
+        (("adopt",), "Hand an agent's hooks to hookd"),
+        (("unadopt",), "Give the adopted hooks back"),
+        (("relay", "install"), "Write the relay entries for what is adopted."),
+        (("relay", "uninstall"), "Remove the relay entries."),
+    ],
+)
+def test_every_command_describes_itself_in_its_help(args: tuple[str, ...], says: str) -> None:
+    """Between the usage and the options, a paragraph says what this command does."""
+    done = hookd(*args, "--help")
+
+    described = " ".join(done.stdout.split("\n\n", 1)[1].split("options:")[0].split())
+    assert described.startswith(says), done.stdout
