@@ -61,9 +61,9 @@ class RemoteError(HookdClientError):
         """What a person needs to read: the daemon's own words, without the JSON-RPC code
         or a standard name like ``Invalid params`` when ``data`` says more (``str()``
         keeps both, for logs and bug reports)."""
-        if not isinstance(self.data, str) or not self.data:
-            return str(self) if self.data is not None else self.message
-        if _JSONRPC_RESERVED[0] <= self.code <= _JSONRPC_RESERVED[1]:
+        if self.data is None or self.data == "":
+            return self.message
+        if isinstance(self.data, str) and _JSONRPC_RESERVED[0] <= self.code <= _JSONRPC_RESERVED[1]:
             return self.data
         return f"{self.message}: {self.data}"
 
