@@ -152,6 +152,50 @@ def test_bad_payload_is_a_clear_error(served, workspace) -> None:
     assert "not JSON" in done.stderr
 
 
+def test_an_empty_stdin_is_an_error_not_an_empty_payload(served, workspace) -> None:
+    """Zero bytes on stdin (not a terminal): exit 1 saying to pipe the event or pass
+    --no-payload, and nothing is fired; --no-payload with the same stdin fires."""
+    path, _ = served
+    fire = ("fire", "Stop", "--agent", "claude", "--workspace", str(workspace))
+
+    for empty in ("", " \n"):
+        done = cli(path, *fire, stdin=empty)
+
+        assert done.returncode == 1, done.stdout
+        assert "hookd: stdin is empty: pipe the event JSON" in done.stderr
+        assert "or pass --no-payload" in done.stderr
+    assert json.loads(cli(path, "status", "--json").stdout)["fires"] == 0
+    assert cli(path, *fire, "--no-payload").returncode == 0
+
+
+def test_a_fire_that_proceeds_says_nothing_on_stderr(served, workspace) -> None:
+    """Only an action other than proceed gets a line on stderr (the README says so)."""
+    path, _ = served
+    write_json(workspace / ".claude" / "settings.json", claude_settings("Stop", command("true")))
+
+    done = cli(path, "fire", "Stop", "--agent", "claude", "--workspace", str(workspace),
+               "--no-payload", "--progress", "never")  # fmt: skip
+
+    assert done.returncode == 0
+    assert json.loads(done.stdout)["action"] == "proceed"
+    assert done.stderr == ""
+
+
+def test_a_refused_fire_says_what_is_wrong_in_plain_words(served, workspace) -> None:
+    """The daemon's refusal as a person needs it: no JSON-RPC code or 'Invalid params'."""
+    path, _ = served
+
+    done = cli(path, "fire", "Bogus", "--agent", "augment", "--workspace", str(workspace),
+               "--no-payload")  # fmt: skip
+
+    assert done.returncode == 1
+    assert done.stderr.startswith(
+        "hookd: 'Bogus' is not an event of augment; its events: PreToolUse, PostToolUse, "
+    ), done.stderr
+    assert "-32602" not in done.stderr
+    assert "Invalid params" not in done.stderr
+
+
 def test_status_prints_registry_summary(served, workspace) -> None:
     """hookd status prints pid, roots, hooks and per-hook timings."""
     path, _ = served
@@ -164,7 +208,7 @@ def test_status_prints_registry_summary(served, workspace) -> None:
     assert "hooks      1  claude: 1" in done.stdout
     assert "clients    1 of 512 connections, 0 refused" in done.stdout
     row = next(line for line in done.stdout.splitlines() if "settings.json" in line)
-    assert row.split()[5:8] == ["claude", "project", str(workspace / ".claude" / "settings.json")]
+    assert row.split()[6:9] == ["claude", "project", str(workspace / ".claude" / "settings.json")]
 
 
 def test_hooks_lists_sources(served, workspace) -> None:

@@ -77,6 +77,8 @@ async def test_remote_errors_carry_code_and_data(daemon) -> None:
 
     assert info.value.code == -32602
     assert "must be one of" in str(info.value)
+    assert "(-32602)" in str(info.value)  # for logs and bug reports
+    assert info.value.explanation.startswith('"agent" must be one of claude, ')  # for a person
 
 
 def test_not_running_is_distinguished(short_dir: Path) -> None:

@@ -165,8 +165,21 @@ RUNNER_CASES = [
     Case(
         id="8.1-16-17-missing-hooks-silent",
         rule=f"{S81} #16/#17: no hooks folder at all (ENOENT) is handled silently.",
-        roots=("{tmp}/no-such-root",),
+        roots=("{ws2}",),
         expect=NO_HOOK,
+    ),
+    Case(
+        id="8.1-16-17-missing-root-warned",
+        rule=f"{S81} #16/#17 (hookd): a workspace root that does not exist gives no hooks and "
+        "no error either, but a warning: a typo would otherwise run nothing unsaid.",
+        roots=("{tmp}/no-such-root",),
+        expect={
+            **NO_HOOK,
+            "warnings": [
+                "workspace root {tmp}/no-such-root is not an existing folder: no hooks from it ran "
+                "(a typo, or a folder deleted under the agent?)"
+            ],
+        },
     ),
     Case(
         id="8.1-18-all-fields",

@@ -96,7 +96,7 @@ async def test_localhost_is_this_daemon_too(
         (b"[1, 2]", "no hook_event_name"),
         (json.dumps({"cwd": "/tmp"}).encode(), "no hook_event_name"),
         (json.dumps({**EVENT, "hook_event_name": "NoSuchEvent", "cwd": "/tmp"}).encode(),
-         "is not a claude event"),
+         "is not an event of claude"),
         (json.dumps(EVENT).encode(), "no absolute cwd"),
     ],
 )  # fmt: skip

@@ -253,10 +253,15 @@ async def test_a_hook_cannot_allow_a_workspace(
     assert_untrusted(result, other, "has not been allowed")
 
 
-def test_allow_names_a_folder_that_is_not_one(tmp_path: Path, config: Path) -> None:
-    done = hookd("allow", str(tmp_path / "missing"), config=config)
+@pytest.mark.parametrize("verb", ["allow", "deny"])
+def test_allow_and_deny_name_a_folder_that_is_not_one(tmp_path: Path, config: Path,
+                                                      verb: str) -> None:  # fmt: skip
+    missing = tmp_path / "missing"
+    done = hookd(verb, str(missing), config=config)
     assert done.returncode == 1
-    assert "is not a directory" in done.stderr
+    assert (
+        done.stderr == f"hookd: not a directory: {missing}: name the workspace folder to {verb}\n"
+    )
 
 
 def test_the_trust_store_is_private_and_written_whole(

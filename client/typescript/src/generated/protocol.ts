@@ -262,8 +262,10 @@ export interface HookStat {
   source: string;
   /** The command as declared (shell form) or the script path. */
   command: string;
-  /** Runs since the daemon started. */
+  /** Runs since the daemon started (the timings cover these only). */
   runs: number;
+  /** Fires in which hookd did not start the hook: untrusted, denied, or never ran (hookd's own limits). */
+  notRun: number;
   /** Runs that timed out. */
   timeouts: number;
   /** Runs that reported an error. */

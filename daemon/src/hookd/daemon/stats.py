@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import statistics
 import time
 from collections import deque
 from dataclasses import dataclass, field
@@ -10,12 +9,27 @@ from typing import Any
 
 from hookd.protocol import HookRun
 
+from .audit import never_ran_why
+
 _WINDOW = 256
+
+
+def percentile(ordered: list[float], fraction: float) -> float:
+    """The ``fraction`` quantile of a sorted, non-empty list, interpolated between the two
+    nearest ranks (the median at 0.5): one rule for every quantile, so p50 <= p95 <= max."""
+    position = fraction * (len(ordered) - 1)
+    below = int(position)
+    low, high = ordered[below], ordered[min(below + 1, len(ordered) - 1)]
+    return min(max(low + (high - low) * (position - below), low), high)  # no rounding past
 
 
 @dataclass
 class HookStats:
     runs: int = 0
+    """Times the hook ran; a fire in which it did not start counts in ``not_run`` only."""
+    not_run: int = 0
+    """Fires in which hookd did not start it: untrusted, denied, or never ran (hookd's own
+    limits). Its 0 ms there would drag the timings down, so they are kept apart."""
     timeouts: int = 0
     errors: int = 0
     blocks: int = 0
@@ -25,11 +39,12 @@ class HookStats:
         ordered = sorted(self.durations)
         return {
             "runs": self.runs,
+            "notRun": self.not_run,
             "timeouts": self.timeouts,
             "errors": self.errors,
             "blocks": self.blocks,
-            "p50Ms": round(statistics.median(ordered), 3) if ordered else None,
-            "p95Ms": round(ordered[int(0.95 * (len(ordered) - 1))], 3) if ordered else None,
+            "p50Ms": round(percentile(ordered, 0.5), 3) if ordered else None,
+            "p95Ms": round(percentile(ordered, 0.95), 3) if ordered else None,
             "maxMs": round(ordered[-1], 3) if ordered else None,
         }
 
@@ -83,6 +98,9 @@ class Stats:
     def record(self, run: HookRun) -> None:
         key = (run["dialect"], run["layer"], run["source"], run["command"])
         stats = self.by_hook.setdefault(key, HookStats())
+        if never_ran_why(run["error"]) is not None:
+            stats.not_run += 1
+            return
         stats.runs += 1
         stats.durations.append(run["durationMs"])
         stats.timeouts += bool(run["timedOut"])

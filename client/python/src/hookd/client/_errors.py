@@ -56,6 +56,21 @@ class RemoteError(HookdClientError):
         self.message = message
         self.data = data
 
+    @property
+    def explanation(self) -> str:
+        """What a person needs to read: the daemon's own words, without the JSON-RPC code
+        or a standard name like ``Invalid params`` when ``data`` says more (``str()``
+        keeps both, for logs and bug reports)."""
+        if self.data is None or self.data == "":
+            return self.message
+        if isinstance(self.data, str) and _JSONRPC_RESERVED[0] <= self.code <= _JSONRPC_RESERVED[1]:
+            return self.data
+        return f"{self.message}: {self.data}"
+
+
+_JSONRPC_RESERVED = (-32768, -32000)
+"""JSON-RPC's own codes: their messages (``Invalid params``...) are generic names."""
+
 
 class RequestCancelled(RemoteError):
     """The request was cancelled by the client (-32800) or by the daemon (-32802)."""

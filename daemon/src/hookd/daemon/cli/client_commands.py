@@ -12,14 +12,16 @@ from typing import Any
 from hookd.client import Client
 from hookd.relay import agent_environment
 
+from ..errors import UserError
+
 
 def _client(args: argparse.Namespace, timeout_s: float = 30.0) -> Client:
     return Client(args.socket, timeout_s=timeout_s)
 
 
 def run_fire(args: argparse.Namespace) -> int:
+    roots = workspace_roots(args.workspace) or [_current_folder()]
     payload = _read_payload(args)
-    roots = [os.path.abspath(w) for w in args.workspace] or [os.getcwd()]
     show = args.progress == "always" or (args.progress == "auto" and sys.stderr.isatty())
     env = None if args.no_env else agent_environment(os.environ)
     with _client(args) as client:
@@ -52,6 +54,25 @@ _ACTION_TEXT = {
 }
 
 
+def workspace_roots(given: list[str]) -> list[str]:
+    """The ``--workspace`` folders, absolute. One that is not an existing folder is an
+    error: fired anyway, the hooks of the intended workspace would silently not run."""
+    roots = [os.path.abspath(w) for w in given]
+    for root in roots:
+        if not os.path.isdir(root):
+            raise UserError(f"not a directory: {root}: name an existing workspace folder")
+    return roots
+
+
+def _current_folder() -> str:
+    try:
+        return os.getcwd()
+    except FileNotFoundError:
+        raise UserError(
+            "the current folder no longer exists: name the workspace folder with --workspace"
+        ) from None
+
+
 def _why(result: dict[str, Any]) -> str:
     why = result.get("stopReason") if not result.get("continue", True) else None
     why = why or result.get("reason")
@@ -59,11 +80,16 @@ def _why(result: dict[str, Any]) -> str:
 
 
 def _read_payload(args: argparse.Namespace) -> dict[str, Any]:
+    """The event JSON on stdin. An empty stdin is an error, not an empty payload: a hook
+    that reads the event would get none, so saying nothing is what --no-payload is for."""
     if args.no_payload or sys.stdin is None or sys.stdin.isatty():
         return {}
     text = sys.stdin.read()
     if not text.strip():
-        return {}
+        raise UserError(
+            "stdin is empty: pipe the event JSON (echo '{\"tool_name\": ...}' | hookd fire "
+            "...), or pass --no-payload to fire with an empty payload"
+        )
     try:
         payload = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -121,8 +147,7 @@ def render_status(status: dict[str, Any]) -> str:
     for error in status["sourceErrors"]:
         lines.append(f"ERROR      [{error['dialect']}] {error['error']}")
     trust = status.get("trust") or {}
-    if trust.get("trustAll"):
-        lines.append("trust      trust_all is set: every workspace's hooks run without approval")
+    lines.append(_trust_line(trust))
     if trust.get("storeProblem"):
         lines.append(f"TRUST      {trust['storeProblem']}")
     for waiting in trust.get("waiting", ()):
@@ -144,17 +169,27 @@ def render_status(status: dict[str, Any]) -> str:
     if status["hookStats"]:
         lines.append("")
         lines.append(
-            f"{'runs':>6} {'p50 ms':>8} {'p95 ms':>8} {'t/o':>4} {'err':>4}  "
+            f"{'runs':>6} {'p50 ms':>8} {'p95 ms':>8} {'t/o':>4} {'err':>4} {'not run':>7}  "
             f"{'dialect':<9} {'layer':<9} hook"
         )
         for hook in status["hookStats"]:
             lines.append(
                 f"{hook['runs']:>6} {_ms(hook['p50Ms']):>8} {_ms(hook['p95Ms']):>8} "
-                f"{hook['timeouts']:>4} {hook['errors']:>4}  "
+                f"{hook['timeouts']:>4} {hook['errors']:>4} {hook.get('notRun', 0):>7}  "
                 f"{hook['dialect']:<9} {hook['layer']:<9} {hook['source']}"
                 + (f"  ({hook['command']})" if hook["command"] != hook["source"] else "")
             )
     return "\n".join(lines)
+
+
+def _trust_line(trust: dict[str, Any]) -> str:
+    """What waits for ``hookd allow`` (each workspace on a WAITING line below)."""
+    if trust.get("trustAll"):
+        return "trust      trust_all is set: every workspace's hooks run without approval"
+    waiting = len(trust.get("waiting", ()))
+    what = f"{waiting} workspace(s) wait" if waiting else "no workspace waits"
+    store = f"; store {trust['store']}" if trust.get("store") else ""
+    return f"trust      {what} for hookd allow{store}"
 
 
 def _http_entry_line(http: dict[str, Any]) -> str:
@@ -171,7 +206,7 @@ def _ms(value: float | None) -> str:
 
 
 def run_hooks(args: argparse.Namespace) -> int:
-    roots = [os.path.abspath(w) for w in args.workspace]
+    roots = workspace_roots(args.workspace)
     with _client(args, timeout_s=10.0) as client:
         listing = client.hooks_list(roots or None)
     if args.json:

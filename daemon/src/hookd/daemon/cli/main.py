@@ -4,10 +4,10 @@ Only ``serve`` imports trio; every other subcommand talks to the running daemon 
 ``hookd.client`` (standard library only), so ``hookd status`` starts in tens of ms.
 
 Exit codes: 0 success (for ``fire``: proceed), 1 an error the user can fix (the message
-says how), 3 an unexpected error (a bug: please report it), 130 interrupted, 141 the
-reader of stdout went away (``hookd status | head``, as a shell reports SIGPIPE); ``fire``
-also exits 2 (block), 4 (ask), 5 (stop) or 6 (proceed, then stop) by the result's
-``action``.
+says how; a usage error too, never argparse's 2, which ``fire`` gives to "block"), 3 an
+unexpected error (a bug: please report it), 130 interrupted, 141 the reader of stdout went
+away (``hookd status | head``, as a shell reports SIGPIPE); ``fire`` also exits 2 (block),
+4 (ask), 5 (stop) or 6 (proceed, then stop) by the result's ``action``.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 from hookd.protocol import AGENTS
 
@@ -23,8 +23,18 @@ EXIT_OK, EXIT_ERROR, EXIT_BLOCKED, EXIT_BUG, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 EXIT_BROKEN_PIPE = 141
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error exits 1 (an error you can fix), not 2: for ``hookd
+    fire`` 2 means "block", and a caller reading the code must not take a typo for it.
+    The subcommands' parsers are of this class too (``add_subparsers`` copies it)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_ERROR, f"{self.prog}: error: {message}\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="hookd",
         description="One hook engine for every coding agent: a daemon that keeps a warm "
         "registry of Claude Code, Cline, Cline SDK and Augment hooks and runs them on "
@@ -72,10 +82,11 @@ def build_parser() -> argparse.ArgumentParser:
         "fire",
         help="fire an event and print the combined result",
         description="Fire EVENT for AGENT: the payload JSON (the event's fields as the agent "
-        "sends them) is read from stdin; the hooks see this command's environment (--no-env: "
-        "the daemon's). Prints the result JSON on stdout, live progress on "
-        "stderr when it is a terminal. Exits by what the agent does next (the result's "
-        "action): 0 proceed, 2 block, 4 ask, 5 stop, 6 proceed then stop; 1 on error.",
+        "sends them) is read from stdin (empty: an error; --no-payload: none); the hooks see "
+        "this command's environment (--no-env: the daemon's). Prints the result JSON on "
+        "stdout, live progress on stderr when it is a terminal. Exits by what the agent does "
+        "next (the result's action): 0 proceed, 2 block, 4 ask, 5 stop, 6 proceed then stop; "
+        "1 on error. Any action but proceed is also said in one line on stderr.",
     )
     fire.add_argument("event", help="the agent's own event name, e.g. PreToolUse")
     fire.add_argument("--agent", required=True, choices=AGENTS)
@@ -84,7 +95,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="DIR",
-        help="a workspace root (repeatable); defaults to the current directory",
+        help="a workspace root, an existing folder (repeatable); defaults to the current directory",
     )
     fire.add_argument("--timeout-ms", type=int, metavar="MS", help="cap for the whole fire")
     fire.add_argument("--slow-threshold-ms", type=int, metavar="MS")
@@ -105,20 +116,38 @@ def build_parser() -> argparse.ArgumentParser:
         "and the service manager's); with --no-env they see the daemon's",
     )
 
-    status = commands.add_parser("status", help="show the daemon's registry, fires and timings")
+    status = commands.add_parser(
+        "status",
+        help="show the daemon's registry, fires and timings",
+        description="Show the running daemon: its roots, the hooks per dialect and the files "
+        "it could not read, fires in flight, trust (what waits for 'hookd allow'), the audit "
+        "log and the http entry, and per hook its runs with p50/p95 durations and the fires "
+        "in which it did not start (untrusted, denied, never ran).",
+    )
     status.add_argument("--json", action="store_true", help="print the raw status JSON")
 
-    hooks = commands.add_parser("hooks", help="list every registered hook and source error")
+    hooks = commands.add_parser(
+        "hooks",
+        help="list every registered hook and source error",
+        description="List every hook the daemon knows (dialect, layer, event, matcher, source "
+        "file, command), for its roots and the --workspace folders; the files it could not "
+        "read are listed on stderr.",
+    )
     hooks.add_argument("--json", action="store_true", help="print the raw JSON")
     hooks.add_argument(
         "--workspace",
         action="append",
         default=[],
         metavar="DIR",
-        help="register this workspace root first (repeatable)",
+        help="register this workspace root, an existing folder, first (repeatable)",
     )
 
-    commands.add_parser("shutdown", help="stop the daemon (in-flight fires are cancelled)")
+    commands.add_parser(
+        "shutdown",
+        help="stop the daemon (in-flight fires are cancelled)",
+        description="Stop the running daemon: fires in flight are cancelled and answered, "
+        "their hooks' process trees killed. Refused from inside a hook.",
+    )
 
     logs = commands.add_parser(
         "logs",
@@ -128,8 +157,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     logs.add_argument("-f", "--follow", action="store_true", help="keep printing new records")
     logs.add_argument(
-        "-n", "--lines", type=int, default=20, metavar="N", help="records to show (0: all)"
-    )
+        "-n", "--lines", type=_record_count, default=20, metavar="N",
+        help="records to show (0: all)",
+    )  # fmt: skip
     logs.add_argument("--json", action="store_true", help="print the records as JSON lines")
     logs.add_argument("--config", metavar="FILE", help="hookd config file (TOML)")
 
@@ -149,6 +179,20 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _record_count(text: str) -> int:
+    """``logs -n``: a count of records, 0 for all; a negative one is refused, not read
+    as "all"."""
+    try:
+        count = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid int value: {text!r}") from None
+    if count < 0:
+        raise argparse.ArgumentTypeError(
+            f"{count} is negative: give a number of records, 0 for all"
+        )
+    return count
+
+
 _RELAY_HELP = (
     "'hookd adopt' moves an agent's hooks (the command hooks of a settings file, or the "
     "files of a Cline hook folder) into a hookd-owned file or folder and puts 'hookd-relay' "
@@ -166,7 +210,8 @@ def _add_relay_commands(commands: Any) -> None:
         ("adopt", "hand an agent's hooks to hookd (the relay runs them inside the agent)"),
         ("unadopt", "give the adopted hooks back to the agent's settings file"),
     ):
-        _relay_arguments(commands.add_parser(name, help=summary, description=_RELAY_HELP))
+        described = f"{summary[0].upper()}{summary[1:]}. {_RELAY_HELP}"
+        _relay_arguments(commands.add_parser(name, help=summary, description=described))
     relay = commands.add_parser(
         "relay",
         help="put hookd-relay into an agent's settings for the adopted hooks' events",
@@ -177,7 +222,8 @@ def _add_relay_commands(commands: Any) -> None:
         ("install", "write the relay entries for what is adopted"),
         ("uninstall", "remove the relay entries"),
     ):
-        action = actions.add_parser(name, help=summary, description=_RELAY_HELP)
+        described = f"{summary[0].upper()}{summary[1:]}. {_RELAY_HELP}"
+        action = actions.add_parser(name, help=summary, description=described)
         _relay_arguments(action)
         if name == "install":
             _http_arguments(action)
@@ -228,7 +274,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return _reader_went_away()
     except Exception as exc:  # noqa: BLE001 - the user-facing error boundary
-        return _report(exc)
+        return _report(exc, raw=bool(getattr(args, "json", False)))
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -272,8 +318,14 @@ def _reader_went_away() -> int:
     return EXIT_BROKEN_PIPE
 
 
-def _report(exc: Exception) -> int:
-    from hookd.client import HookdClientError
+def _report(exc: Exception, raw: bool = False) -> int:
+    """An error a person can fix: one line saying it (a daemon's refusal in its own words;
+    with ``--json`` as the client has it, JSON-RPC code included). Anything else: a bug."""
+    from hookd.client import HookdClientError, RemoteError
+
+    if isinstance(exc, RemoteError) and not raw:
+        print(f"hookd: {exc.explanation}", file=sys.stderr)
+        return EXIT_ERROR
 
     user_errors: tuple[type[BaseException], ...] = (HookdClientError,)
     if "hookd.daemon.errors" in sys.modules:

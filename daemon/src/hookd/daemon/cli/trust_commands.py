@@ -27,16 +27,16 @@ def _refuse_inside_a_hook(command: str) -> None:
         )
 
 
-def _workspace(args: argparse.Namespace) -> str:
+def _workspace(args: argparse.Namespace, verb: str) -> str:
     root = os.path.realpath(args.dir or os.getcwd())
     if not os.path.isdir(root):
-        raise UserError(f"{args.dir} is not a directory; name the workspace folder to trust")
+        raise UserError(f"not a directory: {args.dir}: name the workspace folder to {verb}")
     return root
 
 
 def run_allow(args: argparse.Namespace) -> int:
     _refuse_inside_a_hook("allow")
-    root = _workspace(args)
+    root = _workspace(args, "allow")
     settings = load_settings(args.config)
     taken = snapshot(DIALECTS, settings.home, settings.system_root, root)
     store = TrustStore(store_path(settings.state_dir))
@@ -63,7 +63,7 @@ def run_allow(args: argparse.Namespace) -> int:
 
 def run_deny(args: argparse.Namespace) -> int:
     _refuse_inside_a_hook("deny")
-    root = _workspace(args)
+    root = _workspace(args, "deny")
     settings = load_settings(args.config)
     TrustStore(store_path(settings.state_dir)).deny(root)
     print(f"hookd: denied {root}: its hooks will not run (hookd allow to allow them)")

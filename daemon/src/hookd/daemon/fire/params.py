@@ -38,7 +38,7 @@ def parse_fire(
     event = module.canonical_event(raw_event) if isinstance(raw_event, str) else None
     if event is None:
         raise InvalidFire(
-            f"{raw_event!r} is not a {agent} event; known events: {', '.join(module.EVENTS)}"
+            f"{raw_event!r} is not an event of {agent}; its events: {', '.join(module.EVENTS)}"
         )
     roots = params.get("workspaceRoots", [])
     if not isinstance(roots, list) or not all(is_usable_path(r) for r in roots):

@@ -8,6 +8,7 @@ daemon (``FireServices``) and from its caller (``FirePorts``) comes in as two ob
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -89,6 +90,7 @@ async def fire(
         specs, warnings = [], [switched_off]
     else:
         specs, warnings, unread = services.registry.hooks_for(request, module)
+    warnings[:0] = _missing_roots(request)
     started_async: list[dict[str, Any]] = []
     background = services.background
     if background is not None:
@@ -170,6 +172,17 @@ def _unread_sources(
         reason=f"{combined.reason}\n{reason}" if combined.reason else reason,
         warnings=(*combined.warnings, *notes),
     )
+
+
+def _missing_roots(request: FireRequest) -> list[str]:
+    """Roots that are not existing folders, as warnings: not refused, since an agent may
+    fire from a folder deleted under it, but said, since a typo silently runs nothing."""
+    return [
+        f"workspace root {root} is not an existing folder: no hooks from it ran (a typo, "
+        "or a folder deleted under the agent?)"
+        for root in request.roots
+        if not os.path.isdir(root)
+    ]
 
 
 def _switched_off(request: FireRequest, settings: Settings) -> str | None:
