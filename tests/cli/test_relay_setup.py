@@ -13,6 +13,8 @@ from typing import Any
 import pytest
 
 HOOKD = [sys.executable, "-m", "hookd"]
+RELAY = str(Path(sys.executable).parent / "hookd-relay")
+"""The relay entries name this installation's hookd-relay by its path."""
 BLOCK = {"type": "command", "command": "echo no >&2; exit 2", "timeout": 5}
 ASYNC = {"type": "command", "command": "echo later", "async": True}
 HTTP = {"type": "http", "url": "http://127.0.0.1:9/hook"}
@@ -53,7 +55,7 @@ def test_adopt_hands_command_hooks_over_and_puts_the_relay_in_their_place(home: 
     owned = read(home / ".config" / "hookd" / "claude" / "settings.json")
     assert owned["hooks"] == {"PreToolUse": [{"matcher": "Bash", "hooks": [BLOCK]}],
                               "Stop": [{"hooks": [STOP]}]}  # fmt: skip
-    relay = {"type": "command", "command": "hookd-relay claude"}
+    relay = {"type": "command", "command": f"{RELAY} claude"}
     assert agent["hooks"]["PreToolUse"] == [
         {"matcher": "Bash", "hooks": [ASYNC, HTTP]},  # hookd cannot run these for the agent
         {"hooks": [{**relay, "timeout": 15.0}]},
@@ -69,7 +71,7 @@ def test_adopt_twice_changes_nothing_and_dry_run_writes_nothing(home: Path) -> N
     dry = hookd(home, "adopt", "--dry-run")
     assert dry.returncode == 0
     assert "+++ " in dry.stdout
-    assert "hookd-relay claude" in dry.stdout
+    assert f"{RELAY} claude" in dry.stdout
     assert read(home / ".claude" / "settings.json") == AGENT_SETTINGS
     assert not (home / ".config" / "hookd").exists()
 
@@ -102,7 +104,7 @@ def test_relay_uninstall_and_install(home: Path) -> None:
 
     back = hookd(home, "relay", "install")
     assert "relaying PreToolUse, Stop" in back.stdout
-    assert (home / ".claude" / "settings.json").read_text().count("hookd-relay claude") == 2
+    assert (home / ".claude" / "settings.json").read_text().count(f"{RELAY} claude") == 2
 
 
 def test_a_file_that_is_not_json_is_left_alone_with_a_message(home: Path) -> None:

@@ -7,8 +7,12 @@ the hookd-owned file of the same layer (``augment.sources``: read the same way, 
 same place of the order) and writes, per event and per matcher of the adopted groups,
 one relay group with that matcher and those groups' flags:
 
-    {"matcher": "launch-process", "hooks": [{"type": "command", "command": "hookd-relay",
-      "args": ["augment", "launch-process"], "timeout": 70000}]}
+    {"matcher": "launch-process", "hooks": [{"type": "command",
+      "command": "/home/me/.venv/bin/hookd-relay", "args": ["augment", "launch-process"],
+      "timeout": 70000}]}
+
+The command is this installation's relay by its absolute path (``relay_program``); with
+``args`` auggie runs it without a shell, so it needs no quoting.
 
 auggie runs it once whenever that matcher matches (the same relay group in two files is
 one hook to it) and hands it the payload its own groups would have had; the relay's fire
@@ -22,6 +26,7 @@ from typing import Any
 
 from ..dialects import augment, relay_entries
 from ..model import Source
+from . import relay_program
 from .file_edits import Plan, dump_settings, handed_over, read_settings
 from .file_edits import hooks_section as _hooks
 
@@ -150,7 +155,7 @@ def _relay_groups(hooks: dict[str, list[dict[str, Any]]]) -> dict[str, list[dict
             timeouts = [h.get("timeout") or augment.DEFAULT_TIMEOUT_MS
                         for g in same for h in g.get("hooks", [])]  # fmt: skip
             handler = {
-                "type": "command", "command": relay_entries.RELAY_PROGRAM,
+                "type": "command", "command": relay_program.relay_path(),
                 "args": ["augment", key] if tool_event else ["augment"],
                 "timeout": max(timeouts, default=augment.DEFAULT_TIMEOUT_MS) + RELAY_MARGIN_MS,
             }  # fmt: skip

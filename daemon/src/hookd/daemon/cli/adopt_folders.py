@@ -26,6 +26,7 @@ from ..dialects import cline, cline_sdk, relay_entries
 from ..dialects.base import DialectModule
 from ..errors import UserError
 from ..model import Source
+from . import relay_program
 from .file_edits import Place, Plan, Remove, Step, WriteFile
 
 MODULES: dict[str, DialectModule] = {"cline": cline, "cline-sdk": cline_sdk}
@@ -34,8 +35,15 @@ RELAY_FILE = """#!/bin/sh
 # hookd relay, written by 'hookd adopt --agent {agent}': hookd runs this event's hooks
 # from this folder, kept in {owned}
 # ('hookd unadopt --agent {agent}' gives them back).
-exec hookd-relay {agent} "$0"
+exec {relay} {agent} "$0"
 """
+"""A relay file; ``{relay}`` is this installation's ``hookd-relay`` by its absolute path
+(``relay_program``), quoted for ``sh``."""
+
+
+def relay_file(agent: str, owned: Source) -> str:
+    relay = relay_program.shell_word(relay_program.relay_path())
+    return RELAY_FILE.format(agent=agent, owned=owned.path, relay=relay)
 
 
 def plan(
@@ -95,7 +103,7 @@ def adopt(agent: str, folder: str, owned: Source, home: str) -> Plan:
         paths = own_hooks.get(event, [])
         target = (paths or relays.get(event) or [_relay_name(folder, event, owned)])[0]
         replaced.add(target)
-        steps.append(WriteFile(target, RELAY_FILE.format(agent=agent, owned=owned.path)))
+        steps.append(WriteFile(target, relay_file(agent, owned)))
     steps += [Remove(os.path.join(folder, n)) for n in names
               if os.path.join(folder, n) not in replaced]  # fmt: skip
     steps += [Remove(path) for path in _all(relays) if path not in replaced]
@@ -137,7 +145,7 @@ def install(agent: str, folder: str, owned: Source, home: str) -> Plan:
             continue
         path = (relays.get(event) or [_relay_name(folder, event, owned)])[0]
         kept.add(path)
-        steps.append(WriteFile(path, RELAY_FILE.format(agent=agent, owned=owned.path)))
+        steps.append(WriteFile(path, relay_file(agent, owned)))
     steps += [Remove(path) for path in _all(relays) if path not in kept]
     if adopted:
         notes.append(f"relaying {', '.join(sorted(adopted))} from {folder}")
@@ -206,10 +214,21 @@ def _files(folder: str) -> list[str]:
 
 
 def _needed(steps: list[Step]) -> list[Step]:
-    """Leave out relay files where there is one already (either runner's)."""
-    return [
-        s for s in steps if not (isinstance(s, WriteFile) and relay_entries.is_relay_file(s.path))
-    ]
+    """Leave out relay files where there is one already (either runner's) that runs the
+    same ``hookd-relay`` (one naming another, or a bare one, is written again)."""
+    return [s for s in steps if not (isinstance(s, WriteFile) and _same_relay(s))]
+
+
+def _same_relay(step: WriteFile) -> bool:
+    if not relay_entries.is_relay_file(step.path):
+        return False
+    wanted = next(line for line in step.text.splitlines() if line.startswith("exec "))
+    program = wanted.rsplit(" ", 2)[0]  # "exec <relay>", whichever agent it names
+    try:
+        with open(step.path, encoding="utf-8") as file:
+            return any(line.startswith(program + " ") for line in file.read().splitlines())
+    except (OSError, UnicodeDecodeError):
+        return False
 
 
 ACTIONS = {"adopt": adopt, "unadopt": unadopt, "install": install, "uninstall": uninstall}

@@ -26,19 +26,20 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 from typing import Any
 
 from ..dialects.claude import dialect as claude
 from ..dialects.claude import rules
 from ..errors import UserError
 from ..settings import load_settings
-from . import adopt_augment, adopt_folders, relay_http
+from . import adopt_augment, adopt_folders, relay_http, relay_program
 from .file_edits import Plan, carry_out, handed_over
 from .file_edits import dump_settings as _dump
 from .file_edits import hooks_section as _hooks
 from .file_edits import read_settings as _read
 
-RELAY_COMMAND = "hookd-relay claude"
+RELAY_ARGUMENT = "claude"
 RELAY_MARGIN_S = 10.0
 """How much longer the relay entry may run than the slowest hook it relays."""
 _SCOPES = {"user": "settings.json", "project": "settings.json", "local": "settings.local.json"}
@@ -63,6 +64,9 @@ def run(args: argparse.Namespace) -> int:
         plan = adopt_augment.plan(action, home, args.scope, project)
     else:
         plan = adopt_folders.plan(action, args.agent, home, args.scope, project, os.environ)
+    if action in ("adopt", "install") and (plan.steps or plan.writes):
+        for warning in relay_program.warnings(relay_program.relay_path()):
+            print(f"hookd: warning: {warning}", file=sys.stderr)
     carry_out(plan, args.dry_run)
     return 0
 
@@ -148,8 +152,14 @@ def _is_command_entry(handler: Any) -> bool:
     return _not_adoptable(handler) == "" and handler.get("type") == "command"
 
 
+def relay_command() -> str:
+    """The relay entry's command line: this installation's ``hookd-relay`` by its
+    absolute path (``relay_program``), quoted for the shell Claude Code runs it with."""
+    return f"{relay_program.shell_word(relay_program.relay_path())} {RELAY_ARGUMENT}"
+
+
 def _command_entry(timeout: float) -> dict[str, Any]:
-    return {"type": "command", "command": RELAY_COMMAND, "timeout": timeout}
+    return {"type": "command", "command": relay_command(), "timeout": timeout}
 
 
 def uninstall(agent_file: str, owned_file: str) -> Plan:
@@ -204,8 +214,7 @@ def _relay_entries(agent: dict[str, Any], owned: dict[str, Any]) -> None:
     for event, groups in _hooks(owned, "").items():
         timeouts = [_timeout(event, h) for g in groups for h in g.get("hooks", [])]
         longest = max(timeouts, default=_timeout(event, {}))
-        entry = {"type": "command", "command": RELAY_COMMAND, "timeout": longest + RELAY_MARGIN_S}
-        hooks.setdefault(event, []).append({"hooks": [entry]})
+        hooks.setdefault(event, []).append({"hooks": [_command_entry(longest + RELAY_MARGIN_S)]})
 
 
 def _timeout(event: str, handler: dict[str, Any]) -> float:

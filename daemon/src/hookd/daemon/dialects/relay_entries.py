@@ -24,7 +24,12 @@ RELAY_COMMAND = re.compile(r"(?:^|[\s/\"'])hookd-relay(?:[\s\"']|$)")
 """A command line that runs the relay."""
 RELAY_FILE_MAX = 4096
 """A relay file is a few lines; a larger hook file is never one (and is not read)."""
-_RELAY_LINE = re.compile(rb"^[ \t]*(?:exec[ \t]+)?[^\s#]*hookd-relay(?:[ \t]|$)", re.MULTILINE)
+_RELAY_LINE = re.compile(
+    rb"^[ \t]*(?:exec[ \t]+)?(?:[^\s#'\"]*/|'[^'\n]*/|\"[^\"\n]*/)?hookd-relay['\"]?(?:[ \t]|$)",
+    re.MULTILINE,
+)
+"""A relay file's line: ``[exec] [PATH/]hookd-relay ...``, the path bare or quoted (a
+path with spaces), as ``hookd adopt`` writes it now or wrote it before (a bare name)."""
 _relay_files: StatCache[bool] = StatCache()
 
 
