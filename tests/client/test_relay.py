@@ -160,3 +160,33 @@ def test_the_relay_finds_the_socket_where_every_client_does(monkeypatch, environ
         monkeypatch.setenv(name, value)
 
     assert socket_path(os.environ) == default_socket_path()
+
+
+def test_help_prints_the_usage_and_exits_0() -> None:
+    """``--help`` is no error: exit 2 would read as a block to Claude Code."""
+    for flag in ("--help", "-h"):
+        done = subprocess.run([*RELAY[:-1], flag], capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.startswith("usage: hookd-relay AGENT")
+
+
+@pytest.mark.parametrize(("argv", "says"), [
+    (["claud"], "unknown agent 'claud'"), ([], "no agent named"),
+    (["claude", "extra"], "too many arguments for claude"),
+])  # fmt: skip
+@pytest.mark.parametrize(("policy", "code"), [("", 1), ("continue", 1), ("block", 2)])
+def test_bad_arguments_follow_the_failure_policy(tmp_path, argv, says, policy, code) -> None:
+    """A mistyped entry is a failing hook (exit 1: the action goes on) with one line saying
+    what to fix, never the usage as a block reason; HOOKD_RELAY_ON_ERROR=block blocks."""
+    env = relay_env(str(tmp_path / "none.sock"), str(tmp_path), HOOKD_NO_SPAWN="1")
+    if policy:
+        env["HOOKD_RELAY_ON_ERROR"] = policy
+    done = subprocess.run([*RELAY[:-1], *argv], input=json.dumps(EVENT).encode(), env=env,
+                          capture_output=True, timeout=60)  # fmt: skip
+
+    assert done.returncode == code
+    lines = done.stderr.decode().splitlines()
+    assert len(lines) == 1, lines
+    assert says in lines[0]
+    assert "hookd relay install" in lines[0]
+    assert done.stdout == b""

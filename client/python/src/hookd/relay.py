@@ -15,7 +15,9 @@ When no daemon answers, the relay starts one (``hookd serve``, detached; a lock 
 relays from starting two; ``HOOKD_NO_SPAWN=1`` turns that off). When hookd still cannot
 be reached, ``HOOKD_RELAY_ON_ERROR`` decides: ``continue`` (the default: what the agent
 does with a failing hook, the action goes on) or ``block`` (the action an event guards is
-blocked). Either way one line on stderr says what to do.
+blocked). Either way one line on stderr says what to do. A relay entry with wrong
+arguments is such a failure too (exit 2 would be a block, with the usage as its reason);
+``--help`` prints the usage and exits 0.
 
 Standard library only, and only ``json``, ``os`` and ``socket`` on the way of an event
 (it starts on every event): about the cost of starting Python (``bench/relay.py``).
@@ -194,18 +196,22 @@ AGENTS = tuple(_AGENTS)
 # -- the relay ------------------------------------------------------------------------------
 
 
+USAGE = (f"usage: hookd-relay AGENT [ENTRY]   (AGENT: {', '.join(AGENTS)}): the agent runs it "
+         "as a hook, with the event on stdin ('hookd relay install' writes the entries)")  # fmt: skip
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    if args and args[0] in ("-h", "--help"):
+        print(USAGE)
+        return 0
     agent = _AGENTS.get(args[0]) if args else None
-    if agent is None or len(args) > (2 if agent.entry else 1):
-        print(f"usage: hookd-relay AGENT [ENTRY]   (AGENT: {', '.join(AGENTS)}); the agent runs "
-              "it as a hook, with the event on stdin ('hookd relay install' writes it)",
-              file=sys.stderr)  # fmt: skip
-        return 2
-    entry = agent.entry(args[1]) if agent.entry and len(args) > 1 else None
     policy = "block" if os.environ.get(ON_ERROR_ENV) == "block" else "continue"
     block = policy == "block"
     try:
+        if agent is None or len(args) > (2 if agent.entry else 1):
+            raise RelayError(_bad_arguments(args, agent))
+        entry = agent.entry(args[1]) if agent.entry and len(args) > 1 else None
         payload = _read_event(sys.stdin.buffer.read(), agent.event_key)
         name = agent.runner(payload) if agent.runner else args[0]
         agent = _AGENTS[name]
@@ -214,12 +220,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     except RelayError as exc:
         verdict = "blocking" if block else "letting the action go on"
         message = f"hookd-relay: {exc} ({verdict}: {ON_ERROR_ENV}={policy})"
-        stdout, stderr, code = agent.failing(message, block)
+        stdout, stderr, code = (agent or _AGENTS["claude"]).failing(message, block)
     if stdout:
         sys.stdout.write(stdout)
     if stderr:
         print(stderr, file=sys.stderr)
     return code
+
+
+def _bad_arguments(args: list[str], agent: Agent | None) -> str:
+    """What is wrong with the relay entry's arguments, and what to do (one line: the agent
+    shows it as a failing hook's message, never as a block reason unless asked to)."""
+    fix = "fix the entry, or write it again with 'hookd relay install'"
+    if not args:
+        return f"no agent named (hookd-relay AGENT, AGENT one of {', '.join(AGENTS)}): {fix}"
+    if agent is None:
+        return f"unknown agent {args[0]!r} (one of {', '.join(AGENTS)}): {fix}"
+    return f"too many arguments for {args[0]} ({' '.join(args[1:])!r}): {fix}"
 
 
 def _read_event(raw: bytes, event_key: str) -> dict[str, Any]:
