@@ -196,8 +196,10 @@ AGENTS = tuple(_AGENTS)
 # -- the relay ------------------------------------------------------------------------------
 
 
-USAGE = (f"usage: hookd-relay AGENT [ENTRY]   (AGENT: {', '.join(AGENTS)}): the agent runs it "
-         "as a hook, with the event on stdin ('hookd relay install' writes the entries)")  # fmt: skip
+USAGE = (
+    f"usage: hookd-relay AGENT [ENTRY]   (AGENT: {', '.join(AGENTS)}): the agent runs it as "
+    "a hook, with the event on stdin ('hookd relay install' writes it)"
+)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
