@@ -144,3 +144,25 @@ def test_a_file_with_nothing_to_change_is_left_as_written(tmp_path: Path) -> Non
     assert "nothing to change" in done.stdout
     assert settings.read_text() == '{"model":"x"}'
     assert not (home / ".claude" / "settings.json.hookd.bak").exists()
+
+
+def test_the_original_file_is_kept_and_given_back_byte_for_byte(home: Path) -> None:
+    """The file before hookd first changed it stays in .hookd.orig through every later
+    write (.hookd.bak is only the last version); unadopt gives back its exact bytes."""
+    settings = home / ".claude" / "settings.json"
+    original = ('{\n    "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": ['
+                + json.dumps(BLOCK) + ']}]},\n    "model":   "sonnet"\n}')  # fmt: skip
+    settings.write_text(original)
+
+    assert hookd(home, "adopt").returncode == 0
+    assert hookd(home, "relay", "uninstall").returncode == 0
+    assert hookd(home, "relay", "install").returncode == 0
+    assert (home / ".claude" / "settings.json.hookd.orig").read_text() == original
+    assert read(home / ".claude" / "settings.json.hookd.bak") == {"model": "sonnet"}  # the last
+
+    done = hookd(home, "unadopt")
+
+    assert done.returncode == 0, done.stderr
+    assert settings.read_text() == original
+    assert settings.stat().st_mode & 0o777 == 0o640
+    assert not (home / ".claude" / "settings.json.hookd.orig").exists()  # its job is done

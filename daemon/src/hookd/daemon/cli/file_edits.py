@@ -5,7 +5,9 @@ A plan holds settings files to rewrite (old and new text) and, for the hook-fold
 steps on files (place a file, write a relay file, remove one) in an order that never
 leaves a hook unrun: a hook file is placed in hookd's folder before the relay takes its
 place, and every file appears under its name by a rename (atomic). Rewritten settings
-files keep their mode and a backup (``<file>.hookd.bak``); moved files keep their mode.
+files keep their mode, the file as it was before hookd first changed it
+(``<file>.hookd.orig``, given back byte for byte by the write that restores what it said)
+and the last version (``<file>.hookd.bak``); moved files keep their mode.
 """
 
 from __future__ import annotations
@@ -75,7 +77,7 @@ def carry_out(plan: Plan, dry_run: bool) -> None:
             print(_diff(old, new, path), end="")
         else:
             write_atomically(path, old, new)
-            print(f"hookd: wrote {path}" + (f" (backup: {path}.hookd.bak)" if old else ""))
+            print(f"hookd: wrote {path}" + (f" (backup: {path}{BACKUP})" if old else ""))
     for step in plan.steps:
         if dry_run:
             print(_describe(step), end="")
@@ -215,19 +217,37 @@ def dump_settings(settings: dict[str, Any]) -> str:
     return json.dumps(settings, indent=2, ensure_ascii=False) + "\n"
 
 
+BACKUP = ".hookd.bak"
+"""``<file>.hookd.bak``: the file as it was before hookd's last write."""
+ORIGINAL = ".hookd.orig"
+"""``<file>.hookd.orig``: the file as it was before hookd first changed it, never
+overwritten while it is there (a later adopt, install or unadopt keeps it)."""
+
+
 def write_atomically(path: str, old: str | None, new: str) -> None:
     """Write ``new`` to ``path`` through a temporary file renamed over it (same mode),
-    after copying the old file to ``<path>.hookd.bak``."""
+    after copying the old file to ``<path>.hookd.bak`` (and, the first time, to
+    ``<path>.hookd.orig``). When ``new`` says what the original said (an ``unadopt``
+    after ``adopt``), the original's bytes are written back as they were, formatting and
+    all, and ``.hookd.orig`` has done its job."""
     folder = os.path.dirname(path)
     os.makedirs(folder, exist_ok=True)
     mode = 0o600
+    data = new.encode()
+    original = path + ORIGINAL
+    restored = False
     if old is not None:
-        shutil.copy2(path, f"{path}.hookd.bak")
+        shutil.copy2(path, path + BACKUP)
+        if not os.path.lexists(original):
+            shutil.copy2(path, original)
         mode = os.stat(path).st_mode & 0o777
+    kept = _original_bytes(original)
+    if kept is not None and _same_json(kept, new):
+        data, restored = kept, True
     fd, partial = tempfile.mkstemp(dir=folder, prefix=".hookd-", suffix=".tmp")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as file:
-            file.write(new)
+        with os.fdopen(fd, "wb") as file:
+            file.write(data)
             file.flush()
             os.fsync(file.fileno())
         os.chmod(partial, mode)
@@ -235,3 +255,20 @@ def write_atomically(path: str, old: str | None, new: str) -> None:
     except BaseException:
         os.unlink(partial)
         raise
+    if restored:
+        os.unlink(original)
+
+
+def _original_bytes(path: str) -> bytes | None:
+    try:
+        with open(path, "rb") as file:
+            return file.read()
+    except FileNotFoundError:
+        return None
+
+
+def _same_json(data: bytes, text: str) -> bool:
+    try:
+        return bool(json.loads(data or b"{}") == json.loads(text))
+    except ValueError:
+        return False

@@ -13,8 +13,9 @@ for what is adopted (after you edit the hookd-owned file), ``relay uninstall`` r
 them. Claude Code's settings are handled here; Augment's in ``adopt_augment``, Cline's
 hook folders in ``adopt_folders``; the edits themselves in ``file_edits``.
 
-Every edit is atomic (a temporary file renamed over the old one, same mode), keeps a
-backup of the agent's settings file (``<file>.hookd.bak``), is idempotent, and
+Every edit is atomic (a temporary file renamed over the old one, same mode), keeps
+backups of the agent's settings file (``<file>.hookd.orig`` as it was before hookd first
+changed it, ``<file>.hookd.bak`` the last version), is idempotent, and
 ``--dry-run`` shows the diff instead. Hooks hookd cannot run for the agent stay where they
 are, and the command says why: ``async`` hooks (their answer would come after the relay
 returned) and handlers other than ``command`` (``http``, and those that need the agent's
