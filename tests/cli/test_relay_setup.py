@@ -166,3 +166,20 @@ def test_the_original_file_is_kept_and_given_back_byte_for_byte(home: Path) -> N
     assert settings.read_text() == original
     assert settings.stat().st_mode & 0o777 == 0o640
     assert not (home / ".claude" / "settings.json.hookd.orig").exists()  # its job is done
+
+
+@pytest.mark.parametrize("agent", ["claude", "cline-sdk", "cline", "augment"])
+@pytest.mark.parametrize("option", ["--project", "--home"])
+def test_a_project_or_home_that_is_not_a_folder_is_an_error(tmp_path: Path, agent: str,
+                                                            option: str) -> None:  # fmt: skip
+    """Not "no hooks to hand over": a mistyped folder says so and changes nothing."""
+    missing = tmp_path / "nope"
+    folders = {"--project": str(tmp_path), "--home": str(tmp_path), option: str(missing)}
+    done = subprocess.run([*HOOKD, "adopt", "--agent", agent, "--scope", "project",
+                           *(x for pair in folders.items() for x in pair)],
+                          capture_output=True, text=True, timeout=60)  # fmt: skip
+
+    assert done.returncode == 1
+    assert f"{option} {missing} does not exist" in done.stderr
+    assert "no hooks to hand over" not in done.stdout
+    assert not missing.exists()

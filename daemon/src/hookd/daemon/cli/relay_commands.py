@@ -49,6 +49,9 @@ _SCOPES = {"user": "settings.json", "project": "settings.json", "local": "settin
 def run(args: argparse.Namespace) -> int:
     home = os.path.abspath(args.home or os.path.expanduser("~"))
     project = os.path.abspath(args.project or os.getcwd())
+    _existing_folder(home, "--home", "the home folder whose agent settings to change")
+    if args.project or args.scope != "user":
+        _existing_folder(project, "--project", "the project whose agent settings to change")
     action = getattr(args, "relay_action", None) or args.command
     http = action == "install" and getattr(args, "http", False)
     if getattr(args, "on_error", "continue") != "continue" and not http:
@@ -70,6 +73,13 @@ def run(args: argparse.Namespace) -> int:
             print(f"hookd: warning: {warning}", file=sys.stderr)
     carry_out(plan, args.dry_run)
     return 0
+
+
+def _existing_folder(path: str, option: str, what: str) -> None:
+    """A home or project that is not a folder is a typo, not a place without hooks."""
+    if not os.path.isdir(path):
+        why = "is not a folder" if os.path.exists(path) else "does not exist"
+        raise UserError(f"{option} {path} {why}: name {what} (an existing folder)")
 
 
 def claude_plan(action: str, home: str, scope: str, project: str) -> Plan:
