@@ -15,7 +15,7 @@ import os
 import re
 from collections.abc import Sequence
 
-from ..model import Dialect, FireRequest, Source
+from ..model import Dialect, FireRequest, HookSpec, Source
 from ..safe_read import read_head
 from ..statcache import StatCache
 
@@ -72,6 +72,18 @@ def with_adopted(
 
 def is_relay_command(command: str) -> bool:
     return RELAY_COMMAND.search(command) is not None
+
+
+def is_relay_spec(spec: HookSpec) -> bool:
+    """A hook that is hookd's own relay entry (a relay file of a hook folder, or a handler
+    running ``hookd-relay`` or posting to the http entry): listed as such, never run,
+    never counted as a hook to trust."""
+    if spec.dialect in _HOOK_FOLDER_DIALECTS:
+        return is_relay_file(spec.source)
+    return is_relay_command(spec.command)
+
+
+_HOOK_FOLDER_DIALECTS = frozenset({Dialect.CLINE, Dialect.CLINE_SDK})
 
 
 def is_relay_file(path: str) -> bool:
