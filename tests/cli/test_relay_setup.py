@@ -92,7 +92,38 @@ def test_unadopt_gives_every_hook_back_and_removes_the_relay(home: Path) -> None
     agent = read(home / ".claude" / "settings.json")
     handlers = [h for groups in agent["hooks"].values() for g in groups for h in g["hooks"]]
     assert sorted(map(json.dumps, handlers)) == sorted(map(json.dumps, [BLOCK, ASYNC, HTTP, STOP]))
-    assert "hooks" not in read(home / ".config" / "hookd" / "claude" / "settings.json")
+    assert not (home / ".config" / "hookd").exists()  # hookd's emptied file and folders
+
+
+@pytest.mark.parametrize("agent", ["claude", "augment"])
+@pytest.mark.parametrize("scope", ["user", "project"])
+def test_unadopt_removes_the_hookd_owned_files_it_empties(tmp_path: Path, agent: str,
+                                                          scope: str) -> None:  # fmt: skip
+    """Nothing of hookd's is left behind: the owned file, its backups, its folders."""
+    home, project = tmp_path / "home", tmp_path / "proj"
+    base = home if scope == "user" else project
+    settings = base / f".{agent}" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    settings.write_text(json.dumps({"hooks": {"PreToolUse": [{"hooks": [STOP]}]}}))
+    home.mkdir(exist_ok=True)
+    where = ["--agent", agent, "--scope", scope, "--home", str(home), "--project", str(project)]
+    (project / ".hookd").mkdir(parents=True, exist_ok=True)
+    (project / ".hookd" / "keep.txt").write_text("the user's")  # not hookd's to remove
+    for command in ("adopt", "adopt", "relay install"):  # a second write makes backups
+        done = subprocess.run([*HOOKD, *command.split(), *where], capture_output=True,
+                              text=True, timeout=60)  # fmt: skip
+        assert done.returncode == 0, done.stderr
+    owned = (home / ".config" / "hookd" if scope == "user" else project / ".hookd") / agent
+    assert (owned / "settings.json").exists()
+
+    done = subprocess.run([*HOOKD, "unadopt", *where], capture_output=True, text=True,
+                          timeout=60)  # fmt: skip
+
+    assert done.returncode == 0, done.stderr
+    assert not owned.exists(), sorted(owned.iterdir())
+    assert not (home / ".config" / "hookd").exists()
+    assert (project / ".hookd" / "keep.txt").read_text() == "the user's"
+    assert json.loads(settings.read_text()) == {"hooks": {"PreToolUse": [{"hooks": [STOP]}]}}
 
 
 def test_relay_uninstall_and_install(home: Path) -> None:

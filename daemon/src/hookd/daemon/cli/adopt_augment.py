@@ -27,7 +27,7 @@ from typing import Any
 from ..dialects import augment, relay_entries
 from ..model import Source
 from . import relay_program
-from .file_edits import Plan, dump_settings, handed_over, read_settings
+from .file_edits import Plan, dump_settings, emptied, handed_over, read_settings
 from .file_edits import hooks_section as _hooks
 
 SCOPES = {"user": "user", "project": "workspace", "local": "workspace-local"}
@@ -97,12 +97,11 @@ def unadopt(agent_file: str, owned_file: str) -> Plan:
         hooks.setdefault(event, []).extend(groups)
         returned += sum(len(g.get("hooks", [])) for g in groups)
     agent["hooks"] = hooks
-    owned["hooks"] = {}
-    return Plan(
-        writes={agent_file: (agent_text, dump_settings(agent)),
-                owned_file: (owned_text, dump_settings(owned))},
-        notes=[f"{returned} hook(s) given back to {agent_file}"],
-    )  # fmt: skip
+    owned.pop("hooks", None)
+    plan = Plan(writes={agent_file: (agent_text, dump_settings(agent))},
+                notes=[f"{returned} hook(s) given back to {agent_file}"])  # fmt: skip
+    emptied(plan, owned_file, owned, owned_text)
+    return plan
 
 
 def install(agent_file: str, owned_file: str) -> Plan:

@@ -98,6 +98,19 @@ def handed_over(moved: int, source: str, owned: str) -> list[str]:
     return notes
 
 
+def emptied(plan: Plan, owned_file: str, owned: dict[str, Any], owned_text: str | None) -> None:
+    """After ``unadopt``: the hookd-owned settings file, its hooks given back, is written
+    if something else is left in it, else removed with its backups and the hookd-owned
+    folders it leaves empty (``<project>/.hookd/claude``, ``~/.config/hookd/augment``)."""
+    if any(key != "hooks" for key in owned) or owned_text is None:
+        if owned_text is not None:
+            plan.writes[owned_file] = (owned_text, dump_settings(owned))
+        return
+    top = os.path.dirname(os.path.dirname(owned_file))
+    paths = [owned_file + BACKUP, owned_file + ORIGINAL, owned_file]
+    plan.steps += [Remove(path, tidy_up_to=top) for path in paths if os.path.lexists(path)]
+
+
 def differ(old: str | None, new: str) -> bool:
     """Whether writing ``new`` changes what the settings file says (formatting alone does
     not count: a file hookd has nothing to change in is left as its owner wrote it)."""

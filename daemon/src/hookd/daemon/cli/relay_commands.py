@@ -35,7 +35,7 @@ from ..dialects.claude import rules
 from ..errors import UserError
 from ..settings import load_settings
 from . import adopt_augment, adopt_folders, relay_http, relay_program
-from .file_edits import Plan, carry_out, handed_over
+from .file_edits import Plan, carry_out, emptied, handed_over
 from .file_edits import dump_settings as _dump
 from .file_edits import hooks_section as _hooks
 from .file_edits import read_settings as _read
@@ -128,10 +128,11 @@ def unadopt(agent_file: str, owned_file: str) -> Plan:
         for group in groups:
             _add_group(agent, event, group)
             returned += len(group.get("hooks", []))
-    owned["hooks"] = {}
-    notes = [f"{returned} hook(s) given back to {agent_file}"]
-    return Plan({agent_file: (agent_text, _dump(agent)), owned_file: (owned_text, _dump(owned))},
-                notes)  # fmt: skip
+    owned.pop("hooks", None)
+    plan = Plan({agent_file: (agent_text, _dump(agent))},
+                [f"{returned} hook(s) given back to {agent_file}"])  # fmt: skip
+    emptied(plan, owned_file, owned, owned_text)
+    return plan
 
 
 def install(agent_file: str, owned_file: str) -> Plan:
