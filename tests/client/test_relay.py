@@ -190,3 +190,20 @@ def test_bad_arguments_follow_the_failure_policy(tmp_path, argv, says, policy, c
     assert says in lines[0]
     assert "hookd relay install" in lines[0]
     assert done.stdout == b""
+
+
+async def test_a_daemon_that_cannot_start_is_quoted(short_dir: Path, tmp_path: Path) -> None:
+    """A config typo stops the auto-started daemon: the relay's one line repeats the
+    daemon's own error (with the key it meant), not only "exited with code 1"."""
+    config = tmp_path / "config.toml"
+    config.write_text("slow_treshold_ms = 5\n")
+    env = relay_env(str(short_dir / "hookd.sock"), str(tmp_path), HOOKD_CONFIG=str(config))
+
+    done = await run_relay(env, EVENT)
+
+    assert done.returncode == 1
+    lines = done.stderr.decode().splitlines()
+    assert len(lines) == 1, lines
+    assert "hookd serve exited with code 1 at start: hookd config" in lines[0]
+    assert "unknown key(s) slow_treshold_ms (did you mean slow_threshold_ms?)" in lines[0]
+    assert str(short_dir / "hookd.log") in lines[0]

@@ -349,16 +349,17 @@ def start_daemon(path: str) -> None:
             stack.callback(os.unlink, notify_path)
             log_path = os.path.join(folder, "hookd.log")
             log = stack.enter_context(open(log_path, "ab"))
+            started_at = log.seek(0, os.SEEK_END)
             env = {**os.environ, "NOTIFY_SOCKET": notify_path}
             daemon = subprocess.Popen(
                 [sys.executable, "-m", "hookd", "--socket", path, "serve"],
                 stdin=subprocess.DEVNULL, stdout=log, stderr=log, env=env,
                 start_new_session=True,
             )  # fmt: skip
-            _wait_ready(ready, daemon, log_path)
+            _wait_ready(ready, daemon, log_path, started_at)
 
 
-def _wait_ready(ready: socket.socket, daemon: Any, log_path: str) -> None:
+def _wait_ready(ready: socket.socket, daemon: Any, log_path: str, started_at: int) -> None:
     import select
     import time
 
@@ -368,10 +369,30 @@ def _wait_ready(ready: socket.socket, daemon: Any, log_path: str) -> None:
         if readable and b"READY=1" in ready.recv(4096):
             return
         if daemon.poll() is not None:
-            raise RelayError(f"hookd serve exited with code {daemon.returncode} at start "
-                             f"(see {log_path})")  # fmt: skip
+            said = _start_error(log_path, started_at)
+            raise RelayError(f"hookd serve exited with code {daemon.returncode} at start"
+                             + (f": {said}" if said else "") + f" (see {log_path})")  # fmt: skip
     raise RelayError(f"hookd did not start within {SPAWN_WAIT_S:g} s (see {log_path}); start "
                      "it yourself with 'hookd serve'")  # fmt: skip
+
+
+START_ERROR_MAX = 400
+"""How much of the daemon's own start-up error the relay's one line repeats."""
+
+
+def _start_error(log_path: str, offset: int) -> str:
+    """The daemon's own start-up error (e.g. a config typo), from what it just wrote to
+    the log: its last line saying ``hookd: ...`` or naming an error, else its last line."""
+    try:
+        with open(log_path, "rb") as log:
+            log.seek(offset)
+            lines = [line.strip() for line in log.read(1 << 16).decode(errors="replace")
+                     .splitlines() if line.strip()]  # fmt: skip
+    except OSError:
+        return ""
+    errors = [line for line in lines if line.startswith("hookd:") or "error" in line.lower()]
+    said = (errors or lines or [""])[-1].removeprefix("hookd:").strip()
+    return said if len(said) <= START_ERROR_MAX else said[: START_ERROR_MAX - 3] + "..."
 
 
 def _answers(path: str) -> bool:
