@@ -214,3 +214,52 @@ def test_a_project_or_home_that_is_not_a_folder_is_an_error(tmp_path: Path, agen
     assert f"{option} {missing} does not exist" in done.stderr
     assert "no hooks to hand over" not in done.stdout
     assert not missing.exists()
+
+
+def test_what_adopt_and_unadopt_say(tmp_path: Path) -> None:
+    """The exact command that lets hookd run a project's hooks; "already adopted" the
+    second time; what was done in the past tense; unadopt says the workspace needs
+    another 'hookd allow'."""
+    home, project = tmp_path / "home", tmp_path / "proj"
+    home.mkdir(exist_ok=True)
+    write = project / ".claude" / "settings.json"
+    write.parent.mkdir(parents=True)
+    write.write_text(json.dumps({"hooks": {"Stop": [{"hooks": [STOP]}]}}))
+    hook = project / ".clinerules" / "hooks" / "PreToolUse"
+    hook.parent.mkdir(parents=True)
+    hook.write_text("#!/bin/sh\necho '{}'\n")
+    hook.chmod(0o755)
+
+    def run(command: str, agent: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([*HOOKD, *command.split(), "--agent", agent, "--scope", "project",
+                               "--home", str(home), "--project", str(project)],
+                              capture_output=True, text=True, timeout=60)  # fmt: skip
+
+    first = run("adopt", "claude")
+    assert f"run 'hookd allow {project}' so that hookd runs them" in first.stdout
+    again = run("adopt", "claude")
+    assert "already adopted" in again.stdout
+    assert "no hooks to hand over" not in again.stdout
+
+    cline = run("adopt", "cline")
+    assert f"hookd: placed {hook} at " in cline.stdout
+    assert f"hookd: wrote {hook} (mode 755)" in cline.stdout
+    assert "hookd: place " not in cline.stdout and "hookd: write " not in cline.stdout
+    assert "already adopted" in run("adopt", "cline").stdout
+
+    back = run("unadopt", "claude")
+    assert f"run 'hookd allow {project}'" in back.stdout
+
+
+@pytest.mark.parametrize("agent", ["claude", "cline", "cline-sdk", "augment"])
+def test_install_with_nothing_adopted_is_an_error(tmp_path: Path, agent: str) -> None:
+    config = tmp_path / "hookd.toml"
+    config.write_text(f'state_dir = "{tmp_path / "state"}"\n')
+    extra = ["--http", "--config", str(config)] if agent == "claude" else []
+    for http in ([], extra) if extra else ([],):
+        done = subprocess.run([*HOOKD, "relay", "install", *http, "--agent", agent,
+                               "--home", str(tmp_path)], capture_output=True, text=True,
+                              timeout=60)  # fmt: skip
+        assert done.returncode == 1, (http, done.stdout)
+        assert "nothing is adopted in" in done.stderr
+        assert "run 'hookd adopt'" in done.stderr

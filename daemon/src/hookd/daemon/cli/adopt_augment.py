@@ -25,9 +25,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..dialects import augment, relay_entries
+from ..errors import UserError
 from ..model import Source
 from . import relay_program
-from .file_edits import Plan, dump_settings, emptied, handed_over, read_settings
+from .file_edits import Plan, dump_settings, emptied, handed_over, nothing_adopted, read_settings
 from .file_edits import hooks_section as _hooks
 
 SCOPES = {"user": "user", "project": "workspace", "local": "workspace-local"}
@@ -79,7 +80,7 @@ def adopt(agent_file: str, owned_file: str) -> Plan:
     for event, groups in _relay_groups(_hooks(owned, owned_file)).items():
         kept.setdefault(event, []).extend(groups)
     agent["hooks"] = kept
-    notes[:0] = handed_over(moved, agent_file, owned_file)
+    notes[:0] = handed_over(moved, agent_file, owned_file, bool(_hooks(owned, owned_file)))
     return Plan(
         writes={owned_file: (owned_text, dump_settings(owned)),
                 agent_file: (agent_text, dump_settings(agent))},
@@ -113,8 +114,9 @@ def install(agent_file: str, owned_file: str) -> Plan:
     for event, groups in relay.items():
         hooks.setdefault(event, []).extend(groups)
     agent["hooks"] = hooks
-    note = (f"relaying {', '.join(sorted(relay))}" if relay
-            else f"nothing is adopted in {owned_file}: run 'hookd adopt' first")  # fmt: skip
+    if not relay:
+        raise UserError(nothing_adopted(owned_file))
+    note = f"relaying {', '.join(sorted(relay))}"
     return Plan(writes={agent_file: (agent_text, dump_settings(agent))}, notes=[note])
 
 

@@ -27,7 +27,7 @@ from ..dialects.base import DialectModule
 from ..errors import UserError
 from ..model import Source
 from . import relay_program
-from .file_edits import Place, Plan, Remove, Step, WriteFile
+from .file_edits import Place, Plan, Remove, Step, WriteFile, nothing_adopted
 
 MODULES: dict[str, DialectModule] = {"cline": cline, "cline-sdk": cline_sdk}
 SCOPES = ("user", "project")
@@ -55,7 +55,10 @@ def plan(
         raise UserError(f"--scope {scope} is not a {agent} scope: use user (its global "
                         "folders) or project (the project's hook folders)")  # fmt: skip
     whole = Plan()
-    for agent_folder, owned in folders(agent, home, scope, project, environ):
+    places = folders(agent, home, scope, project, environ)
+    if action == "install" and not any(_events(owned) for _folder, owned in places):
+        raise UserError(nothing_adopted(", ".join(owned.path for _folder, owned in places)))
+    for agent_folder, owned in places:
         one = ACTIONS[action](agent, agent_folder, owned, home)
         whole.notes += one.notes
         whole.steps += one.steps
@@ -108,8 +111,13 @@ def adopt(agent: str, folder: str, owned: Source, home: str) -> Plan:
               if os.path.join(folder, n) not in replaced]  # fmt: skip
     steps += [Remove(path) for path in _all(relays) if path not in replaced]
     moved = sum(len(paths) for paths in own_hooks.values())
-    note = (f"{moved} hook file(s) handed to hookd from {folder}" if moved
-            else f"no hooks to hand over in {folder}")  # fmt: skip
+    if moved:
+        note = f"{moved} hook file(s) handed to hookd from {folder}"
+    elif _events(owned):
+        note = f"already adopted: {folder} has no hooks left to hand over; hookd holds them in "
+        note += owned.path
+    else:
+        note = f"no hooks to hand over in {folder}"
     return Plan(notes=[note], steps=_needed(steps))
 
 

@@ -82,19 +82,25 @@ def carry_out(plan: Plan, dry_run: bool) -> None:
         if dry_run:
             print(_describe(step), end="")
         else:
+            said = _describe(step, done=True).splitlines()[0]
             _make(step)
-            print(f"hookd: {_describe(step).splitlines()[0]}")
+            print(f"hookd: {said}")
 
 
-def handed_over(moved: int, source: str, owned: str) -> list[str]:
-    """What ``adopt`` says of one settings file: how many hooks moved, and that a
-    project's hooks now need ``hookd allow``."""
+def handed_over(moved: int, source: str, owned: str, adopted_before: bool) -> list[str]:
+    """What ``adopt`` says of one settings file: how many hooks moved (or that they were
+    adopted before), and the command that lets hookd run a project's hooks."""
     if not moved:
+        if adopted_before:
+            return [f"already adopted: {source} has no hooks left to hand over; hookd holds "
+                    f"them in {owned}"]  # fmt: skip
         return [f"no hooks to hand over in {source}"]
     notes = [f"{moved} hook(s) handed to hookd from {source}"]
-    if os.sep + ".hookd" + os.sep in owned:
-        notes.append("the project's hooks now live in the workspace's .hookd folder: run "
-                     "'hookd allow' there so that hookd runs them")  # fmt: skip
+    marker = os.sep + ".hookd" + os.sep
+    if marker in owned:
+        project = owned.split(marker)[0]
+        notes.append(f"the project's hooks now live in {project}{os.sep}.hookd: run 'hookd "
+                     f"allow {project}' so that hookd runs them")  # fmt: skip
     return notes
 
 
@@ -111,6 +117,12 @@ def emptied(plan: Plan, owned_file: str, owned: dict[str, Any], owned_text: str 
     plan.steps += [Remove(path, tidy_up_to=top) for path in paths if os.path.lexists(path)]
 
 
+def nothing_adopted(owned: str) -> str:
+    """``relay install`` with nothing adopted: an error, and what to run instead."""
+    return (f"nothing is adopted in {owned}, so there is nothing to relay: run 'hookd adopt' "
+            "(same --agent and --scope) first; it writes the relay entries itself")  # fmt: skip
+
+
 def differ(old: str | None, new: str) -> bool:
     """Whether writing ``new`` changes what the settings file says (formatting alone does
     not count: a file hookd has nothing to change in is left as its owner wrote it)."""
@@ -123,11 +135,15 @@ def _diff(old: str | None, new: str, path: str) -> str:
     return "".join(lines)
 
 
-def _describe(step: Step) -> str:
+def _describe(step: Step, done: bool = False) -> str:
+    """The step as ``--dry-run`` shows it (what it would do, a written file's diff), or
+    as done (``done``: one line in the past tense)."""
     if isinstance(step, Place):
-        return f"place {step.source} at {step.target}\n"
+        return f"{'placed' if done else 'place'} {step.source} at {step.target}\n"
     if isinstance(step, Remove):
-        return f"remove {step.path}\n"
+        return f"{'removed' if done else 'remove'} {step.path}\n"
+    if done:
+        return f"wrote {step.path} (mode {step.mode:o})\n"
     old = None
     with contextlib.suppress(OSError, UnicodeDecodeError), open(step.path, encoding="utf-8") as f:
         old = f.read()

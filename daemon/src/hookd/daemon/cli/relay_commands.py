@@ -35,7 +35,7 @@ from ..dialects.claude import rules
 from ..errors import UserError
 from ..settings import load_settings
 from . import adopt_augment, adopt_folders, relay_http, relay_program
-from .file_edits import Plan, carry_out, emptied, handed_over
+from .file_edits import Plan, carry_out, differ, emptied, handed_over, nothing_adopted
 from .file_edits import dump_settings as _dump
 from .file_edits import hooks_section as _hooks
 from .file_edits import read_settings as _read
@@ -71,8 +71,16 @@ def run(args: argparse.Namespace) -> int:
     if action in ("adopt", "install") and (plan.steps or plan.writes):
         for warning in relay_program.warnings(relay_program.relay_path()):
             print(f"hookd: warning: {warning}", file=sys.stderr)
+    if action == "unadopt" and args.scope != "user" and (plan.steps or _changes(plan)):
+        plan.notes.append(f"the project's hook files changed: run 'hookd allow {project}' "
+                          "so that hookd runs its hooks again on a direct fire ('hookd "
+                          "fire'; the agent runs them itself now)")  # fmt: skip
     carry_out(plan, args.dry_run)
     return 0
+
+
+def _changes(plan: Plan) -> bool:
+    return any(differ(old, new) for old, new in plan.writes.values())
 
 
 def _existing_folder(path: str, option: str, what: str) -> None:
@@ -109,7 +117,7 @@ def adopt(agent_file: str, owned_file: str) -> Plan:
             if stay:
                 kept.setdefault(event, []).append({**group, "hooks": stay})
     agent["hooks"] = kept
-    notes[:0] = handed_over(moved, agent_file, owned_file)
+    notes[:0] = handed_over(moved, agent_file, owned_file, bool(_hooks(owned, owned_file)))
     http = relay_http.installed(agent)
     _relay_entries(agent, owned)
     if http is not None:  # the http entries stay http entries
@@ -141,9 +149,9 @@ def install(agent_file: str, owned_file: str) -> Plan:
     owned, _ = _read(owned_file)
     _relay_entries(agent, owned)
     events = sorted(_hooks(owned, owned_file))
-    note = (f"relaying {', '.join(events)}" if events
-            else f"nothing is adopted in {owned_file}: run 'hookd adopt' first")  # fmt: skip
-    return Plan({agent_file: (agent_text, _dump(agent))}, [note])
+    if not events:
+        raise UserError(nothing_adopted(owned_file))
+    return Plan({agent_file: (agent_text, _dump(agent))}, [f"relaying {', '.join(events)}"])
 
 
 def install_http(agent_file: str, owned_file: str, args: argparse.Namespace) -> Plan:
