@@ -244,7 +244,8 @@ def test_what_adopt_and_unadopt_say(tmp_path: Path) -> None:
     cline = run("adopt", "cline")
     assert f"hookd: placed {hook} at " in cline.stdout
     assert f"hookd: wrote {hook} (mode 755)" in cline.stdout
-    assert "hookd: place " not in cline.stdout and "hookd: write " not in cline.stdout
+    assert "hookd: place " not in cline.stdout
+    assert "hookd: write " not in cline.stdout
     assert "already adopted" in run("adopt", "cline").stdout
 
     back = run("unadopt", "claude")

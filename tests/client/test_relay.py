@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 import trio
 
-from hookd_testing import claude_settings, command, write_json
+from hookd_testing import claude_settings, command, wait_until, write_json
 
 RELAY = [sys.executable, "-m", "hookd.relay", "claude"]
 EVENT = {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"}}
@@ -207,3 +207,20 @@ async def test_a_daemon_that_cannot_start_is_quoted(short_dir: Path, tmp_path: P
     assert "hookd serve exited with code 1 at start: hookd config" in lines[0]
     assert "unknown key(s) slow_treshold_ms (did you mean slow_threshold_ms?)" in lines[0]
     assert str(short_dir / "hookd.log") in lines[0]
+
+
+async def test_a_daemon_the_relay_started_stops_without_a_notify_warning(
+    cold: dict[str, str],
+) -> None:
+    """The relay listens for READY=1 only; the daemon's STOPPING=1 later finds its socket
+    gone, which is no warning (a real systemd socket's failure still is)."""
+    done = await run_relay(cold, EVENT)
+    assert done.returncode == 0, (done.stderr, _log(cold))
+    stopped = await trio.run_process([sys.executable, "-m", "hookd", "shutdown"], env=cold,
+                                     capture_stderr=True, check=False)  # fmt: skip
+    assert stopped.returncode == 0, stopped.stderr
+    log = Path(cold["HOOKD_SOCKET"]).parent / "hookd.log"
+    await wait_until(lambda: "stopped" in log.read_text(), timeout=30)
+
+    assert "sd_notify_failed" not in log.read_text()
+    assert "STOPPING=1" not in log.read_text()
