@@ -224,3 +224,24 @@ async def test_a_daemon_the_relay_started_stops_without_a_notify_warning(
 
     assert "sd_notify_failed" not in log.read_text()
     assert "STOPPING=1" not in log.read_text()
+
+
+async def test_a_hook_gone_to_the_background_under_the_relay_is_said(rpc, settings,
+                                                                     workspace) -> None:  # fmt: skip
+    """``{"async": true}`` on the first line under a relay fire: the relay answers at once
+    and its later answer cannot reach the agent (who would show it to the model on a
+    later turn); the fire's warnings, in the audit log, say so."""
+    write_json(adopted(settings.home), claude_settings("PreToolUse", command(
+        'echo \'{"async": true}\'; echo \'{"systemMessage": "later"}\'')))  # fmt: skip
+    env = relay_env(settings.socket_path, settings.home, CLAUDE_PROJECT_DIR=str(workspace))
+
+    done = await run_relay(env, {**EVENT, "session_id": "s"})
+
+    assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
+    audit = Path(settings.state_dir) / "audit.jsonl"
+    await wait_until(lambda: audit.exists() and "under the relay" in audit.read_text())
+    record = next(json.loads(line) for line in audit.read_text().splitlines()
+                  if json.loads(line).get("event") == "PreToolUse")  # fmt: skip
+    [said] = [w for w in record["warnings"] if "under the relay" in w]
+    assert "the agent never gets them" in said
+    assert '"async": true in the agent\'s settings' in said

@@ -43,6 +43,12 @@ from .file_edits import read_settings as _read
 RELAY_ARGUMENT = "claude"
 RELAY_MARGIN_S = 10.0
 """How much longer the relay entry may run than the slowest hook it relays."""
+ASYNC_REPLY_NOTE = (
+    'a moved hook that answers {"async": true} on its first line goes to hookd\'s '
+    "background, and its later answer does not reach the agent through the relay (the "
+    'audit log says so); give such a hook "async": true in the settings to keep it with '
+    "the agent"
+)
 _SCOPES = {"user": "settings.json", "project": "settings.json", "local": "settings.local.json"}
 
 
@@ -118,6 +124,8 @@ def adopt(agent_file: str, owned_file: str) -> Plan:
                 kept.setdefault(event, []).append({**group, "hooks": stay})
     agent["hooks"] = kept
     notes[:0] = handed_over(moved, agent_file, owned_file, bool(_hooks(owned, owned_file)))
+    if moved:
+        notes.append(ASYNC_REPLY_NOTE)
     http = relay_http.installed(agent)
     _relay_entries(agent, owned)
     if http is not None:  # the http entries stay http entries
