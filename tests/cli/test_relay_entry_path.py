@@ -127,3 +127,31 @@ def test_warnings_name_paths_the_agent_may_not_run() -> None:
     assert "quote" in relay_program.warnings("/opt/my tools/bin/hookd-relay")[0]
     assert "temporary folder" in relay_program.warnings("/tmp/venv/bin/hookd-relay")[0]
     assert "bare 'hookd-relay'" in relay_program.warnings("hookd-relay")[0]
+
+
+def test_install_rewrites_entries_of_older_versions(tmp_path: Path) -> None:
+    """A bare ``hookd-relay`` entry (what older versions wrote) is hookd's own: ``relay
+    install`` writes this installation's path in its place, once."""
+    home, project = tmp_path / "home", tmp_path / "proj"
+    project.mkdir()
+    claude = home / ".claude" / "settings.json"
+    write_json(claude, {"hooks": {"Stop": [{"hooks": [DENY]}]}})
+    cline = home / "Cline" / "Hooks" / "TaskStart"
+    write_executable(cline, "#!/bin/sh\necho '{}'\n")
+    where = ["--home", str(home), "--project", str(project)]
+    for agent in ("claude", "cline"):
+        done = subprocess.run([*HOOKD, "adopt", "--agent", agent, *where], capture_output=True,
+                              text=True, timeout=60)  # fmt: skip
+        assert done.returncode == 0, done.stderr
+    claude.write_text(claude.read_text().replace(f"{RELAY} claude", "hookd-relay claude"))
+    cline.write_text(cline.read_text().replace(f"exec {RELAY} ", "exec hookd-relay "))
+
+    for agent in ("claude", "cline"):
+        done = subprocess.run([*HOOKD, "relay", "install", "--agent", agent, *where],
+                              capture_output=True, text=True, timeout=60)  # fmt: skip
+        assert done.returncode == 0, done.stderr
+
+    [entry] = json.loads(claude.read_text())["hooks"]["Stop"][0]["hooks"]
+    assert entry["command"] == f"{RELAY} claude"
+    assert f'exec {RELAY} cline "$0"' in cline.read_text()
+    assert "exec hookd-relay" not in cline.read_text()
