@@ -241,7 +241,7 @@ async def test_a_hook_gone_to_the_background_under_the_relay_is_said(rpc, settin
     audit = Path(settings.state_dir) / "audit.jsonl"
     await wait_until(lambda: audit.exists() and "under the relay" in audit.read_text())
     record = next(json.loads(line) for line in audit.read_text().splitlines()
-                  if json.loads(line).get("event") == "PreToolUse")  # fmt: skip
+                  if json.loads(line)["type"] == "fire")  # fmt: skip
     [said] = [w for w in record["warnings"] if "under the relay" in w]
     assert "the agent never gets them" in said
     assert '"async": true in the agent\'s settings' in said
