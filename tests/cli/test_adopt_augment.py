@@ -12,6 +12,8 @@ from typing import Any
 import pytest
 
 HOOKD = [sys.executable, "-m", "hookd"]
+RELAY = str(Path(sys.executable).parent / "hookd-relay")
+"""The relay entries name this installation's hookd-relay by its path."""
 DENY = {"type": "command", "command": "/hooks/deny.sh", "timeout": 5000}
 NOTE = {"type": "command", "command": "/hooks/note.sh", "args": ["x"]}
 STOP = {"type": "command", "command": "/hooks/stop.sh"}
@@ -37,7 +39,7 @@ def hookd(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def relay(args: list[str], timeout: int) -> dict[str, Any]:
-    return {"type": "command", "command": "hookd-relay", "args": args, "timeout": timeout}
+    return {"type": "command", "command": RELAY, "args": args, "timeout": timeout}
 
 
 @pytest.fixture
@@ -79,7 +81,7 @@ def test_adopt_moves_the_command_hooks_and_relays_each_matcher(home: Path) -> No
 
 def test_adopt_twice_changes_nothing_and_dry_run_writes_nothing(home: Path) -> None:
     dry = hookd(home, "adopt", "--dry-run")
-    assert '"hookd-relay"' in dry.stdout
+    assert f'"{RELAY}"' in dry.stdout
     assert read(home / ".augment" / "settings.json") == AGENT_SETTINGS
 
     assert hookd(home, "adopt").returncode == 0

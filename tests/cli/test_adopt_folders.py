@@ -13,6 +13,8 @@ import pytest
 from hookd_testing import write_executable
 
 HOOKD = [sys.executable, "-m", "hookd"]
+RELAY = str(Path(sys.executable).parent / "hookd-relay")
+"""The relay entries name this installation's hookd-relay by its path."""
 CANCEL = "#!/bin/sh\necho '{\"cancel\": true}'\n"
 
 
@@ -53,7 +55,7 @@ def test_adopt_moves_the_folders_files_and_puts_one_relay_file_per_event(places)
     assert (owned / "PreToolUse").stat().st_mode & 0o777 == 0o750  # the mode is kept
     assert sorted(p.name for p in hooks.iterdir()) == ["PreToolUse", "TaskError.sh", "notes"]
     relay = (hooks / "PreToolUse").read_text()
-    assert 'exec hookd-relay cline "$0"' in relay
+    assert f'exec {RELAY} cline "$0"' in relay
     assert os.access(hooks / "PreToolUse", os.X_OK)
     assert "hookd allow" in done.stdout
 
@@ -63,7 +65,7 @@ def test_dry_run_writes_nothing_and_adopt_twice_changes_nothing(places) -> None:
     dry = hookd("cline", places["home"], places["ws"], "adopt", "--scope", "project", "--dry-run")
     assert dry.returncode == 0
     assert "place " in dry.stdout
-    assert "+exec hookd-relay cline" in dry.stdout
+    assert f"+exec {RELAY} cline" in dry.stdout
     assert _tree(places["ws"]) == before
 
     assert (

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 import trio
 
-from hookd_testing import claude_settings, command, write_json
+from hookd_testing import claude_settings, command, wait_until, write_json
 
 RELAY = [sys.executable, "-m", "hookd.relay", "claude"]
 EVENT = {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"}}
@@ -160,3 +160,88 @@ def test_the_relay_finds_the_socket_where_every_client_does(monkeypatch, environ
         monkeypatch.setenv(name, value)
 
     assert socket_path(os.environ) == default_socket_path()
+
+
+def test_help_prints_the_usage_and_exits_0() -> None:
+    """``--help`` is no error: exit 2 would read as a block to Claude Code."""
+    for flag in ("--help", "-h"):
+        done = subprocess.run([*RELAY[:-1], flag], capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.startswith("usage: hookd-relay AGENT")
+
+
+@pytest.mark.parametrize(("argv", "says"), [
+    (["claud"], "unknown agent 'claud'"), ([], "no agent named"),
+    (["claude", "extra"], "too many arguments for claude"),
+])  # fmt: skip
+@pytest.mark.parametrize(("policy", "code"), [("", 1), ("continue", 1), ("block", 2)])
+def test_bad_arguments_follow_the_failure_policy(tmp_path, argv, says, policy, code) -> None:
+    """A mistyped entry is a failing hook (exit 1: the action goes on) with one line saying
+    what to fix, never the usage as a block reason; HOOKD_RELAY_ON_ERROR=block blocks."""
+    env = relay_env(str(tmp_path / "none.sock"), str(tmp_path), HOOKD_NO_SPAWN="1")
+    if policy:
+        env["HOOKD_RELAY_ON_ERROR"] = policy
+    done = subprocess.run([*RELAY[:-1], *argv], input=json.dumps(EVENT).encode(), env=env,
+                          capture_output=True, timeout=60)  # fmt: skip
+
+    assert done.returncode == code
+    lines = done.stderr.decode().splitlines()
+    assert len(lines) == 1, lines
+    assert says in lines[0]
+    assert "hookd relay install" in lines[0]
+    assert done.stdout == b""
+
+
+async def test_a_daemon_that_cannot_start_is_quoted(short_dir: Path, tmp_path: Path) -> None:
+    """A config typo stops the auto-started daemon: the relay's one line repeats the
+    daemon's own error (with the key it meant), not only "exited with code 1"."""
+    config = tmp_path / "config.toml"
+    config.write_text("slow_treshold_ms = 5\n")
+    env = relay_env(str(short_dir / "hookd.sock"), str(tmp_path), HOOKD_CONFIG=str(config))
+
+    done = await run_relay(env, EVENT)
+
+    assert done.returncode == 1
+    lines = done.stderr.decode().splitlines()
+    assert len(lines) == 1, lines
+    assert "hookd serve exited with code 1 at start: hookd config" in lines[0]
+    assert "unknown key(s) slow_treshold_ms (did you mean slow_threshold_ms?)" in lines[0]
+    assert str(short_dir / "hookd.log") in lines[0]
+
+
+async def test_a_daemon_the_relay_started_stops_without_a_notify_warning(
+    cold: dict[str, str],
+) -> None:
+    """The relay listens for READY=1 only; the daemon's STOPPING=1 later finds its socket
+    gone, which is no warning (a real systemd socket's failure still is)."""
+    done = await run_relay(cold, EVENT)
+    assert done.returncode == 0, (done.stderr, _log(cold))
+    stopped = await trio.run_process([sys.executable, "-m", "hookd", "shutdown"], env=cold,
+                                     capture_stderr=True, check=False)  # fmt: skip
+    assert stopped.returncode == 0, stopped.stderr
+    log = Path(cold["HOOKD_SOCKET"]).parent / "hookd.log"
+    await wait_until(lambda: "stopped" in log.read_text(), timeout=30)
+
+    assert "sd_notify_failed" not in log.read_text()
+    assert "STOPPING=1" not in log.read_text()
+
+
+async def test_a_hook_gone_to_the_background_under_the_relay_is_said(rpc, settings,
+                                                                     workspace) -> None:  # fmt: skip
+    """``{"async": true}`` on the first line under a relay fire: the relay answers at once
+    and its later answer cannot reach the agent (who would show it to the model on a
+    later turn); the fire's warnings, in the audit log, say so."""
+    write_json(adopted(settings.home), claude_settings("PreToolUse", command(
+        'echo \'{"async": true}\'; echo \'{"systemMessage": "later"}\'')))  # fmt: skip
+    env = relay_env(settings.socket_path, settings.home, CLAUDE_PROJECT_DIR=str(workspace))
+
+    done = await run_relay(env, {**EVENT, "session_id": "s"})
+
+    assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
+    audit = Path(settings.state_dir) / "audit.jsonl"
+    await wait_until(lambda: audit.exists() and "under the relay" in audit.read_text())
+    record = next(json.loads(line) for line in audit.read_text().splitlines()
+                  if json.loads(line)["type"] == "fire")  # fmt: skip
+    [said] = [w for w in record["warnings"] if "under the relay" in w]
+    assert "the agent never gets them" in said
+    assert '"async": true in the agent\'s settings' in said

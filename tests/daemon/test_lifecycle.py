@@ -79,3 +79,18 @@ async def test_ready_is_signalled_to_systemd(settings, monkeypatch, short_dir) -
         assert notify.recv(100) == b"STOPPING=1"
     finally:
         notify.close()
+
+
+async def test_a_notify_socket_that_is_not_there_is_a_warning(settings, monkeypatch,
+                                                               short_dir) -> None:  # fmt: skip
+    """READY=1 that cannot be sent is a real problem (systemd would time the unit out)."""
+    from structlog.testing import capture_logs
+
+    monkeypatch.setenv("NOTIFY_SOCKET", str(short_dir / "nobody"))
+    with capture_logs() as logs:
+        async with trio.open_nursery() as nursery:
+            daemon = await nursery.start(serve, settings)
+            daemon.request_shutdown("test over")
+    failed = [e for e in logs if e["event"] == "sd_notify_failed"]
+    assert [e["state"] for e in failed] == ["READY=1"]
+    assert all(e["log_level"] == "warning" for e in failed)

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from cli.test_relay_setup import AGENT_SETTINGS, hookd, read
+from cli.test_relay_setup import AGENT_SETTINGS, RELAY, hookd, read
 
 HEADERS = {"Authorization": "Bearer ${HOOKD_HTTP_PASSCODE}"}
 
@@ -54,7 +54,7 @@ def test_install_http_writes_http_entries_that_name_the_passcode(
     assert found["Stop"] == [{**http, "timeout": 610.0}]
     # Claude runs no http hook on SessionStart; CwdChanged hooks need the agent's
     # CLAUDE_ENV_FILE: command entries, and SessionStart's also starts hookd.
-    relay = {"type": "command", "command": "hookd-relay claude"}
+    relay = {"type": "command", "command": f"{RELAY} claude"}
     assert found["CwdChanged"] == [{**relay, "timeout": 610.0}]
     assert found["SessionStart"] == [{**relay, "timeout": 30.0}]
     passcode_file = tmp_path / "state" / "http-passcode"

@@ -15,7 +15,9 @@ When no daemon answers, the relay starts one (``hookd serve``, detached; a lock 
 relays from starting two; ``HOOKD_NO_SPAWN=1`` turns that off). When hookd still cannot
 be reached, ``HOOKD_RELAY_ON_ERROR`` decides: ``continue`` (the default: what the agent
 does with a failing hook, the action goes on) or ``block`` (the action an event guards is
-blocked). Either way one line on stderr says what to do.
+blocked). Either way one line on stderr says what to do. A relay entry with wrong
+arguments is such a failure too (exit 2 would be a block, with the usage as its reason);
+``--help`` prints the usage and exits 0.
 
 Standard library only, and only ``json``, ``os`` and ``socket`` on the way of an event
 (it starts on every event): about the cost of starting Python (``bench/relay.py``).
@@ -194,18 +196,24 @@ AGENTS = tuple(_AGENTS)
 # -- the relay ------------------------------------------------------------------------------
 
 
+USAGE = (
+    f"usage: hookd-relay AGENT [ENTRY]   (AGENT: {', '.join(AGENTS)}): the agent runs it as "
+    "a hook, with the event on stdin ('hookd relay install' writes it)"
+)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    if args and args[0] in ("-h", "--help"):
+        print(USAGE)
+        return 0
     agent = _AGENTS.get(args[0]) if args else None
-    if agent is None or len(args) > (2 if agent.entry else 1):
-        print(f"usage: hookd-relay AGENT [ENTRY]   (AGENT: {', '.join(AGENTS)}); the agent runs "
-              "it as a hook, with the event on stdin ('hookd relay install' writes it)",
-              file=sys.stderr)  # fmt: skip
-        return 2
-    entry = agent.entry(args[1]) if agent.entry and len(args) > 1 else None
     policy = "block" if os.environ.get(ON_ERROR_ENV) == "block" else "continue"
     block = policy == "block"
     try:
+        if agent is None or len(args) > (2 if agent.entry else 1):
+            raise RelayError(_bad_arguments(args, agent))
+        entry = agent.entry(args[1]) if agent.entry and len(args) > 1 else None
         payload = _read_event(sys.stdin.buffer.read(), agent.event_key)
         name = agent.runner(payload) if agent.runner else args[0]
         agent = _AGENTS[name]
@@ -214,12 +222,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     except RelayError as exc:
         verdict = "blocking" if block else "letting the action go on"
         message = f"hookd-relay: {exc} ({verdict}: {ON_ERROR_ENV}={policy})"
-        stdout, stderr, code = agent.failing(message, block)
+        stdout, stderr, code = (agent or _AGENTS["claude"]).failing(message, block)
     if stdout:
         sys.stdout.write(stdout)
     if stderr:
         print(stderr, file=sys.stderr)
     return code
+
+
+def _bad_arguments(args: list[str], agent: Agent | None) -> str:
+    """What is wrong with the relay entry's arguments, and what to do (one line: the agent
+    shows it as a failing hook's message, never as a block reason unless asked to)."""
+    fix = "fix the entry, or write it again with 'hookd relay install'"
+    if not args:
+        return f"no agent named (hookd-relay AGENT, AGENT one of {', '.join(AGENTS)}): {fix}"
+    if agent is None:
+        return f"unknown agent {args[0]!r} (one of {', '.join(AGENTS)}): {fix}"
+    return f"too many arguments for {args[0]} ({' '.join(args[1:])!r}): {fix}"
 
 
 def _read_event(raw: bytes, event_key: str) -> dict[str, Any]:
@@ -330,16 +349,17 @@ def start_daemon(path: str) -> None:
             stack.callback(os.unlink, notify_path)
             log_path = os.path.join(folder, "hookd.log")
             log = stack.enter_context(open(log_path, "ab"))
+            started_at = log.seek(0, os.SEEK_END)
             env = {**os.environ, "NOTIFY_SOCKET": notify_path}
             daemon = subprocess.Popen(
                 [sys.executable, "-m", "hookd", "--socket", path, "serve"],
                 stdin=subprocess.DEVNULL, stdout=log, stderr=log, env=env,
                 start_new_session=True,
             )  # fmt: skip
-            _wait_ready(ready, daemon, log_path)
+            _wait_ready(ready, daemon, log_path, started_at)
 
 
-def _wait_ready(ready: socket.socket, daemon: Any, log_path: str) -> None:
+def _wait_ready(ready: socket.socket, daemon: Any, log_path: str, started_at: int) -> None:
     import select
     import time
 
@@ -349,10 +369,30 @@ def _wait_ready(ready: socket.socket, daemon: Any, log_path: str) -> None:
         if readable and b"READY=1" in ready.recv(4096):
             return
         if daemon.poll() is not None:
-            raise RelayError(f"hookd serve exited with code {daemon.returncode} at start "
-                             f"(see {log_path})")  # fmt: skip
+            said = _start_error(log_path, started_at)
+            raise RelayError(f"hookd serve exited with code {daemon.returncode} at start"
+                             + (f": {said}" if said else "") + f" (see {log_path})")  # fmt: skip
     raise RelayError(f"hookd did not start within {SPAWN_WAIT_S:g} s (see {log_path}); start "
                      "it yourself with 'hookd serve'")  # fmt: skip
+
+
+START_ERROR_MAX = 400
+"""How much of the daemon's own start-up error the relay's one line repeats."""
+
+
+def _start_error(log_path: str, offset: int) -> str:
+    """The daemon's own start-up error (e.g. a config typo), from what it just wrote to
+    the log: its last line saying ``hookd: ...`` or naming an error, else its last line."""
+    try:
+        with open(log_path, "rb") as log:
+            log.seek(offset)
+            lines = [line.strip() for line in log.read(1 << 16).decode(errors="replace")
+                     .splitlines() if line.strip()]  # fmt: skip
+    except OSError:
+        return ""
+    errors = [line for line in lines if line.startswith("hookd:") or "error" in line.lower()]
+    said = (errors or lines or [""])[-1].removeprefix("hookd:").strip()
+    return said if len(said) <= START_ERROR_MAX else said[: START_ERROR_MAX - 3] + "..."
 
 
 def _answers(path: str) -> bool:

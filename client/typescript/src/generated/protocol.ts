@@ -215,6 +215,8 @@ export interface ListedHook {
   /** The hook's own timeout in milliseconds. */
   timeoutMs: number;
   root: string | null;
+  /** True for hookd's own relay entry (`hookd-relay` in a settings file, a relay file in a hook folder, an http entry): the agent runs it and it hands the event to hookd, which runs the adopted hooks; hookd never runs it as a hook. */
+  relay: boolean;
 }
 
 /** A hook source that could not be read. */

@@ -205,7 +205,7 @@ async def serve(
             _sd_notify("READY=1")
             await daemon.shutdown_requested.wait()
             log.info("stopping", reason=daemon.shutdown_reason)
-            _sd_notify("STOPPING=1")
+            _sd_notify("STOPPING=1", after_ready=True)
             await _stop(daemon, bound, connections)
             daemon.watcher.stop()
             nursery.cancel_scope.cancel()
@@ -299,8 +299,13 @@ async def serve_until_signalled(settings: Settings) -> None:
             nursery.cancel_scope.cancel()
 
 
-def _sd_notify(state: str) -> None:
-    """systemd's readiness protocol in a few lines (no libsystemd needed)."""
+def _sd_notify(state: str, *, after_ready: bool = False) -> None:
+    """systemd's readiness protocol in a few lines (no libsystemd needed).
+
+    ``after_ready``: a message after ``READY=1`` was taken. Whoever listens only for
+    readiness (``hookd-relay`` starting a daemon) has closed its socket by then: a socket
+    that is gone is no problem to warn of (debug). systemd's socket never goes away, and
+    any other failure, or one of ``READY=1`` itself, is still a warning."""
     address = os.environ.get("NOTIFY_SOCKET")
     if not address:
         return
@@ -311,7 +316,14 @@ def _sd_notify(state: str) -> None:
             sock.connect(address)
             sock.sendall(state.encode())
     except OSError as exc:
+        if after_ready and exc.errno in _LISTENER_GONE:
+            log.debug("sd_notify_listener_gone", state=state, error=str(exc))
+            return
         log.warning("sd_notify_failed", state=state, error=str(exc))
+
+
+_LISTENER_GONE = frozenset({errno.ENOENT, errno.ECONNREFUSED})
+"""The notify socket was removed, or nothing is bound to it any more."""
 
 
 def run(settings: Settings) -> None:

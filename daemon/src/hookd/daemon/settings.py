@@ -7,6 +7,7 @@ exists), then command-line options.
 
 from __future__ import annotations
 
+import difflib
 import os
 import tomllib
 from dataclasses import dataclass, field, fields, replace
@@ -176,6 +177,13 @@ def load_settings(config_path: str | None = None, **overrides: Any) -> Settings:
     return settings.with_overrides(**overrides)
 
 
+def _did_you_mean(unknown: list[str]) -> str:
+    """`` (did you mean slow_threshold_ms?)`` for the keys that look like a known one."""
+    known = [f.name for f in fields(Settings)]
+    close = [m for key in unknown for m in difflib.get_close_matches(key, known, n=1)]
+    return f" (did you mean {', '.join(dict.fromkeys(close))}?)" if close else ""
+
+
 def _read_config(path: Path) -> dict[str, Any]:
     try:
         data = tomllib.loads(path.read_text("utf-8"))
@@ -187,7 +195,7 @@ def _read_config(path: Path) -> dict[str, Any]:
     unknown = sorted(set(data) - set(known))
     if unknown:
         raise ConfigError(
-            f"hookd config {path}: unknown key(s) {', '.join(unknown)}; "
+            f"hookd config {path}: unknown key(s) {', '.join(unknown)}{_did_you_mean(unknown)}; "
             f"known keys: {', '.join(sorted(known))}"
         )
     if "disabled_dialects" in data:

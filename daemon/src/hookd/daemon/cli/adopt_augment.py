@@ -7,8 +7,12 @@ the hookd-owned file of the same layer (``augment.sources``: read the same way, 
 same place of the order) and writes, per event and per matcher of the adopted groups,
 one relay group with that matcher and those groups' flags:
 
-    {"matcher": "launch-process", "hooks": [{"type": "command", "command": "hookd-relay",
-      "args": ["augment", "launch-process"], "timeout": 70000}]}
+    {"matcher": "launch-process", "hooks": [{"type": "command",
+      "command": "/home/me/.venv/bin/hookd-relay", "args": ["augment", "launch-process"],
+      "timeout": 70000}]}
+
+The command is this installation's relay by its absolute path (``relay_program``); with
+``args`` auggie runs it without a shell, so it needs no quoting.
 
 auggie runs it once whenever that matcher matches (the same relay group in two files is
 one hook to it) and hands it the payload its own groups would have had; the relay's fire
@@ -21,8 +25,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..dialects import augment, relay_entries
+from ..errors import UserError
 from ..model import Source
-from .file_edits import Plan, dump_settings, handed_over, read_settings
+from . import relay_program
+from .file_edits import Plan, dump_settings, emptied, handed_over, nothing_adopted, read_settings
 from .file_edits import hooks_section as _hooks
 
 SCOPES = {"user": "user", "project": "workspace", "local": "workspace-local"}
@@ -74,7 +80,7 @@ def adopt(agent_file: str, owned_file: str) -> Plan:
     for event, groups in _relay_groups(_hooks(owned, owned_file)).items():
         kept.setdefault(event, []).extend(groups)
     agent["hooks"] = kept
-    notes[:0] = handed_over(moved, agent_file, owned_file)
+    notes[:0] = handed_over(moved, agent_file, owned_file, bool(_hooks(owned, owned_file)))
     return Plan(
         writes={owned_file: (owned_text, dump_settings(owned)),
                 agent_file: (agent_text, dump_settings(agent))},
@@ -92,12 +98,11 @@ def unadopt(agent_file: str, owned_file: str) -> Plan:
         hooks.setdefault(event, []).extend(groups)
         returned += sum(len(g.get("hooks", [])) for g in groups)
     agent["hooks"] = hooks
-    owned["hooks"] = {}
-    return Plan(
-        writes={agent_file: (agent_text, dump_settings(agent)),
-                owned_file: (owned_text, dump_settings(owned))},
-        notes=[f"{returned} hook(s) given back to {agent_file}"],
-    )  # fmt: skip
+    owned.pop("hooks", None)
+    plan = Plan(writes={agent_file: (agent_text, dump_settings(agent))},
+                notes=[f"{returned} hook(s) given back to {agent_file}"])  # fmt: skip
+    emptied(plan, owned_file, owned, owned_text)
+    return plan
 
 
 def install(agent_file: str, owned_file: str) -> Plan:
@@ -109,8 +114,9 @@ def install(agent_file: str, owned_file: str) -> Plan:
     for event, groups in relay.items():
         hooks.setdefault(event, []).extend(groups)
     agent["hooks"] = hooks
-    note = (f"relaying {', '.join(sorted(relay))}" if relay
-            else f"nothing is adopted in {owned_file}: run 'hookd adopt' first")  # fmt: skip
+    if not relay:
+        raise UserError(nothing_adopted(owned_file))
+    note = f"relaying {', '.join(sorted(relay))}"
     return Plan(writes={agent_file: (agent_text, dump_settings(agent))}, notes=[note])
 
 
@@ -150,7 +156,7 @@ def _relay_groups(hooks: dict[str, list[dict[str, Any]]]) -> dict[str, list[dict
             timeouts = [h.get("timeout") or augment.DEFAULT_TIMEOUT_MS
                         for g in same for h in g.get("hooks", [])]  # fmt: skip
             handler = {
-                "type": "command", "command": relay_entries.RELAY_PROGRAM,
+                "type": "command", "command": relay_program.relay_path(),
                 "args": ["augment", key] if tool_event else ["augment"],
                 "timeout": max(timeouts, default=augment.DEFAULT_TIMEOUT_MS) + RELAY_MARGIN_MS,
             }  # fmt: skip

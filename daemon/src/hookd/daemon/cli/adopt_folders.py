@@ -26,7 +26,8 @@ from ..dialects import cline, cline_sdk, relay_entries
 from ..dialects.base import DialectModule
 from ..errors import UserError
 from ..model import Source
-from .file_edits import Place, Plan, Remove, Step, WriteFile
+from . import relay_program
+from .file_edits import Place, Plan, Remove, Step, WriteFile, nothing_adopted
 
 MODULES: dict[str, DialectModule] = {"cline": cline, "cline-sdk": cline_sdk}
 SCOPES = ("user", "project")
@@ -34,8 +35,15 @@ RELAY_FILE = """#!/bin/sh
 # hookd relay, written by 'hookd adopt --agent {agent}': hookd runs this event's hooks
 # from this folder, kept in {owned}
 # ('hookd unadopt --agent {agent}' gives them back).
-exec hookd-relay {agent} "$0"
+exec {relay} {agent} "$0"
 """
+"""A relay file; ``{relay}`` is this installation's ``hookd-relay`` by its absolute path
+(``relay_program``), quoted for ``sh``."""
+
+
+def relay_file(agent: str, owned: Source) -> str:
+    relay = relay_program.shell_word(relay_program.relay_path())
+    return RELAY_FILE.format(agent=agent, owned=owned.path, relay=relay)
 
 
 def plan(
@@ -47,7 +55,10 @@ def plan(
         raise UserError(f"--scope {scope} is not a {agent} scope: use user (its global "
                         "folders) or project (the project's hook folders)")  # fmt: skip
     whole = Plan()
-    for agent_folder, owned in folders(agent, home, scope, project, environ):
+    places = folders(agent, home, scope, project, environ)
+    if action == "install" and not any(_events(owned) for _folder, owned in places):
+        raise UserError(nothing_adopted(", ".join(owned.path for _folder, owned in places)))
+    for agent_folder, owned in places:
         one = ACTIONS[action](agent, agent_folder, owned, home)
         whole.notes += one.notes
         whole.steps += one.steps
@@ -95,13 +106,18 @@ def adopt(agent: str, folder: str, owned: Source, home: str) -> Plan:
         paths = own_hooks.get(event, [])
         target = (paths or relays.get(event) or [_relay_name(folder, event, owned)])[0]
         replaced.add(target)
-        steps.append(WriteFile(target, RELAY_FILE.format(agent=agent, owned=owned.path)))
+        steps.append(WriteFile(target, relay_file(agent, owned)))
     steps += [Remove(os.path.join(folder, n)) for n in names
               if os.path.join(folder, n) not in replaced]  # fmt: skip
     steps += [Remove(path) for path in _all(relays) if path not in replaced]
     moved = sum(len(paths) for paths in own_hooks.values())
-    note = (f"{moved} hook file(s) handed to hookd from {folder}" if moved
-            else f"no hooks to hand over in {folder}")  # fmt: skip
+    if moved:
+        note = f"{moved} hook file(s) handed to hookd from {folder}"
+    elif _events(owned):
+        note = f"already adopted: {folder} has no hooks left to hand over; hookd holds them in "
+        note += owned.path
+    else:
+        note = f"no hooks to hand over in {folder}"
     return Plan(notes=[note], steps=_needed(steps))
 
 
@@ -137,7 +153,7 @@ def install(agent: str, folder: str, owned: Source, home: str) -> Plan:
             continue
         path = (relays.get(event) or [_relay_name(folder, event, owned)])[0]
         kept.add(path)
-        steps.append(WriteFile(path, RELAY_FILE.format(agent=agent, owned=owned.path)))
+        steps.append(WriteFile(path, relay_file(agent, owned)))
     steps += [Remove(path) for path in _all(relays) if path not in kept]
     if adopted:
         notes.append(f"relaying {', '.join(sorted(adopted))} from {folder}")
@@ -206,10 +222,21 @@ def _files(folder: str) -> list[str]:
 
 
 def _needed(steps: list[Step]) -> list[Step]:
-    """Leave out relay files where there is one already (either runner's)."""
-    return [
-        s for s in steps if not (isinstance(s, WriteFile) and relay_entries.is_relay_file(s.path))
-    ]
+    """Leave out relay files where there is one already (either runner's) that runs the
+    same ``hookd-relay`` (one naming another, or a bare one, is written again)."""
+    return [s for s in steps if not (isinstance(s, WriteFile) and _same_relay(s))]
+
+
+def _same_relay(step: WriteFile) -> bool:
+    if not relay_entries.is_relay_file(step.path):
+        return False
+    wanted = next(line for line in step.text.splitlines() if line.startswith("exec "))
+    program = wanted.rsplit(" ", 2)[0]  # "exec <relay>", whichever agent it names
+    try:
+        with open(step.path, encoding="utf-8") as file:
+            return any(line.startswith(program + " ") for line in file.read().splitlines())
+    except (OSError, UnicodeDecodeError):
+        return False
 
 
 ACTIONS = {"adopt": adopt, "unadopt": unadopt, "install": install, "uninstall": uninstall}

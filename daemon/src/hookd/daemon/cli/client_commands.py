@@ -219,6 +219,8 @@ def run_hooks(args: argparse.Namespace) -> int:
         print(f"{where}{matcher} {hook['source']}")
         if hook["command"] != hook["source"]:
             print(f"{'':<44}$ {hook['command']}")
+        if hook.get("relay"):
+            print(f"{'':<44}(relay entry, not run by hookd)")
     for error in listing["errors"]:
         print(f"ERROR [{error['dialect']}] {error['error']}", file=sys.stderr)
     if not listing["hooks"]:

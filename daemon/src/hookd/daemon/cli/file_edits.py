@@ -5,7 +5,9 @@ A plan holds settings files to rewrite (old and new text) and, for the hook-fold
 steps on files (place a file, write a relay file, remove one) in an order that never
 leaves a hook unrun: a hook file is placed in hookd's folder before the relay takes its
 place, and every file appears under its name by a rename (atomic). Rewritten settings
-files keep their mode and a backup (``<file>.hookd.bak``); moved files keep their mode.
+files keep their mode, the file as it was before hookd first changed it
+(``<file>.hookd.orig``, given back byte for byte by the write that restores what it said)
+and the last version (``<file>.hookd.bak``); moved files keep their mode.
 """
 
 from __future__ import annotations
@@ -75,25 +77,50 @@ def carry_out(plan: Plan, dry_run: bool) -> None:
             print(_diff(old, new, path), end="")
         else:
             write_atomically(path, old, new)
-            print(f"hookd: wrote {path}" + (f" (backup: {path}.hookd.bak)" if old else ""))
+            print(f"hookd: wrote {path}" + (f" (backup: {path}{BACKUP})" if old else ""))
     for step in plan.steps:
         if dry_run:
             print(_describe(step), end="")
         else:
+            said = _describe(step, done=True).splitlines()[0]
             _make(step)
-            print(f"hookd: {_describe(step).splitlines()[0]}")
+            print(f"hookd: {said}")
 
 
-def handed_over(moved: int, source: str, owned: str) -> list[str]:
-    """What ``adopt`` says of one settings file: how many hooks moved, and that a
-    project's hooks now need ``hookd allow``."""
+def handed_over(moved: int, source: str, owned: str, adopted_before: bool) -> list[str]:
+    """What ``adopt`` says of one settings file: how many hooks moved (or that they were
+    adopted before), and the command that lets hookd run a project's hooks."""
     if not moved:
+        if adopted_before:
+            return [f"already adopted: {source} has no hooks left to hand over; hookd holds "
+                    f"them in {owned}"]  # fmt: skip
         return [f"no hooks to hand over in {source}"]
     notes = [f"{moved} hook(s) handed to hookd from {source}"]
-    if os.sep + ".hookd" + os.sep in owned:
-        notes.append("the project's hooks now live in the workspace's .hookd folder: run "
-                     "'hookd allow' there so that hookd runs them")  # fmt: skip
+    marker = os.sep + ".hookd" + os.sep
+    if marker in owned:
+        project = owned.split(marker)[0]
+        notes.append(f"the project's hooks now live in {project}{os.sep}.hookd: run 'hookd "
+                     f"allow {project}' so that hookd runs them")  # fmt: skip
     return notes
+
+
+def emptied(plan: Plan, owned_file: str, owned: dict[str, Any], owned_text: str | None) -> None:
+    """After ``unadopt``: the hookd-owned settings file, its hooks given back, is written
+    if something else is left in it, else removed with its backups and the hookd-owned
+    folders it leaves empty (``<project>/.hookd/claude``, ``~/.config/hookd/augment``)."""
+    if any(key != "hooks" for key in owned) or owned_text is None:
+        if owned_text is not None:
+            plan.writes[owned_file] = (owned_text, dump_settings(owned))
+        return
+    top = os.path.dirname(os.path.dirname(owned_file))
+    paths = [owned_file + BACKUP, owned_file + ORIGINAL, owned_file]
+    plan.steps += [Remove(path, tidy_up_to=top) for path in paths if os.path.lexists(path)]
+
+
+def nothing_adopted(owned: str) -> str:
+    """``relay install`` with nothing adopted: an error, and what to run instead."""
+    return (f"nothing is adopted in {owned}, so there is nothing to relay: run 'hookd adopt' "
+            "(same --agent and --scope) first; it writes the relay entries itself")  # fmt: skip
 
 
 def differ(old: str | None, new: str) -> bool:
@@ -108,11 +135,15 @@ def _diff(old: str | None, new: str, path: str) -> str:
     return "".join(lines)
 
 
-def _describe(step: Step) -> str:
+def _describe(step: Step, done: bool = False) -> str:
+    """The step as ``--dry-run`` shows it (what it would do, a written file's diff), or
+    as done (``done``: one line in the past tense)."""
     if isinstance(step, Place):
-        return f"place {step.source} at {step.target}\n"
+        return f"{'placed' if done else 'place'} {step.source} at {step.target}\n"
     if isinstance(step, Remove):
-        return f"remove {step.path}\n"
+        return f"{'removed' if done else 'remove'} {step.path}\n"
+    if done:
+        return f"wrote {step.path} (mode {step.mode:o})\n"
     old = None
     with contextlib.suppress(OSError, UnicodeDecodeError), open(step.path, encoding="utf-8") as f:
         old = f.read()
@@ -215,19 +246,37 @@ def dump_settings(settings: dict[str, Any]) -> str:
     return json.dumps(settings, indent=2, ensure_ascii=False) + "\n"
 
 
+BACKUP = ".hookd.bak"
+"""``<file>.hookd.bak``: the file as it was before hookd's last write."""
+ORIGINAL = ".hookd.orig"
+"""``<file>.hookd.orig``: the file as it was before hookd first changed it, never
+overwritten while it is there (a later adopt, install or unadopt keeps it)."""
+
+
 def write_atomically(path: str, old: str | None, new: str) -> None:
     """Write ``new`` to ``path`` through a temporary file renamed over it (same mode),
-    after copying the old file to ``<path>.hookd.bak``."""
+    after copying the old file to ``<path>.hookd.bak`` (and, the first time, to
+    ``<path>.hookd.orig``). When ``new`` says what the original said (an ``unadopt``
+    after ``adopt``), the original's bytes are written back as they were, formatting and
+    all, and ``.hookd.orig`` has done its job."""
     folder = os.path.dirname(path)
     os.makedirs(folder, exist_ok=True)
     mode = 0o600
+    data = new.encode()
+    original = path + ORIGINAL
+    restored = False
     if old is not None:
-        shutil.copy2(path, f"{path}.hookd.bak")
+        shutil.copy2(path, path + BACKUP)
+        if not os.path.lexists(original):
+            shutil.copy2(path, original)
         mode = os.stat(path).st_mode & 0o777
+    kept = _original_bytes(original)
+    if kept is not None and _same_json(kept, new):
+        data, restored = kept, True
     fd, partial = tempfile.mkstemp(dir=folder, prefix=".hookd-", suffix=".tmp")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as file:
-            file.write(new)
+        with os.fdopen(fd, "wb") as file:
+            file.write(data)
             file.flush()
             os.fsync(file.fileno())
         os.chmod(partial, mode)
@@ -235,3 +284,20 @@ def write_atomically(path: str, old: str | None, new: str) -> None:
     except BaseException:
         os.unlink(partial)
         raise
+    if restored:
+        os.unlink(original)
+
+
+def _original_bytes(path: str) -> bytes | None:
+    try:
+        with open(path, "rb") as file:
+            return file.read()
+    except FileNotFoundError:
+        return None
+
+
+def _same_json(data: bytes, text: str) -> bool:
+    try:
+        return bool(json.loads(data or b"{}") == json.loads(text))
+    except ValueError:
+        return False

@@ -199,7 +199,8 @@ _RELAY_HELP = (
     "in their place, so the agent's hooks run through hookd, each exactly once; 'hookd "
     "unadopt' gives them back. 'hookd relay install' writes the relay entries again for "
     "what is adopted, 'uninstall' removes them. Every edit is atomic, keeps a backup "
-    "(<file>.hookd.bak; a moved hook file keeps its mode in hookd's folder) and is "
+    "(<file>.hookd.orig: as before hookd first changed it; <file>.hookd.bak: the last "
+    "version; a moved hook file keeps its mode in hookd's folder) and is "
     "idempotent; --dry-run shows the diff. Scopes: claude and augment user, project, local; "
     "cline and cline-sdk user (the global folders) and project (the project's folders)."
 )

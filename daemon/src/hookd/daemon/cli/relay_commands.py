@@ -13,8 +13,9 @@ for what is adopted (after you edit the hookd-owned file), ``relay uninstall`` r
 them. Claude Code's settings are handled here; Augment's in ``adopt_augment``, Cline's
 hook folders in ``adopt_folders``; the edits themselves in ``file_edits``.
 
-Every edit is atomic (a temporary file renamed over the old one, same mode), keeps a
-backup of the agent's settings file (``<file>.hookd.bak``), is idempotent, and
+Every edit is atomic (a temporary file renamed over the old one, same mode), keeps
+backups of the agent's settings file (``<file>.hookd.orig`` as it was before hookd first
+changed it, ``<file>.hookd.bak`` the last version), is idempotent, and
 ``--dry-run`` shows the diff instead. Hooks hookd cannot run for the agent stay where they
 are, and the command says why: ``async`` hooks (their answer would come after the relay
 returned) and handlers other than ``command`` (``http``, and those that need the agent's
@@ -26,27 +27,37 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 from typing import Any
 
 from ..dialects.claude import dialect as claude
 from ..dialects.claude import rules
 from ..errors import UserError
 from ..settings import load_settings
-from . import adopt_augment, adopt_folders, relay_http
-from .file_edits import Plan, carry_out, handed_over
+from . import adopt_augment, adopt_folders, relay_http, relay_program
+from .file_edits import Plan, carry_out, differ, emptied, handed_over, nothing_adopted
 from .file_edits import dump_settings as _dump
 from .file_edits import hooks_section as _hooks
 from .file_edits import read_settings as _read
 
-RELAY_COMMAND = "hookd-relay claude"
+RELAY_ARGUMENT = "claude"
 RELAY_MARGIN_S = 10.0
 """How much longer the relay entry may run than the slowest hook it relays."""
+ASYNC_REPLY_NOTE = (
+    'a moved hook that answers {"async": true} on its first line goes to hookd\'s '
+    "background, and its later answer does not reach the agent through the relay (the "
+    'audit log says so); give such a hook "async": true in the settings to keep it with '
+    "the agent"
+)
 _SCOPES = {"user": "settings.json", "project": "settings.json", "local": "settings.local.json"}
 
 
 def run(args: argparse.Namespace) -> int:
     home = os.path.abspath(args.home or os.path.expanduser("~"))
     project = os.path.abspath(args.project or os.getcwd())
+    _existing_folder(home, "--home", "the home folder whose agent settings to change")
+    if args.project or args.scope != "user":
+        _existing_folder(project, "--project", "the project whose agent settings to change")
     action = getattr(args, "relay_action", None) or args.command
     http = action == "install" and getattr(args, "http", False)
     if getattr(args, "on_error", "continue") != "continue" and not http:
@@ -63,8 +74,26 @@ def run(args: argparse.Namespace) -> int:
         plan = adopt_augment.plan(action, home, args.scope, project)
     else:
         plan = adopt_folders.plan(action, args.agent, home, args.scope, project, os.environ)
+    if action in ("adopt", "install") and (plan.steps or plan.writes):
+        for warning in relay_program.warnings(relay_program.relay_path()):
+            print(f"hookd: warning: {warning}", file=sys.stderr)
+    if action == "unadopt" and args.scope != "user" and (plan.steps or _changes(plan)):
+        plan.notes.append(f"the project's hook files changed: run 'hookd allow {project}' "
+                          "so that hookd runs its hooks again on a direct fire ('hookd "
+                          "fire'; the agent runs them itself now)")  # fmt: skip
     carry_out(plan, args.dry_run)
     return 0
+
+
+def _changes(plan: Plan) -> bool:
+    return any(differ(old, new) for old, new in plan.writes.values())
+
+
+def _existing_folder(path: str, option: str, what: str) -> None:
+    """A home or project that is not a folder is a typo, not a place without hooks."""
+    if not os.path.isdir(path):
+        why = "is not a folder" if os.path.exists(path) else "does not exist"
+        raise UserError(f"{option} {path} {why}: name {what} (an existing folder)")
 
 
 def claude_plan(action: str, home: str, scope: str, project: str) -> Plan:
@@ -94,7 +123,9 @@ def adopt(agent_file: str, owned_file: str) -> Plan:
             if stay:
                 kept.setdefault(event, []).append({**group, "hooks": stay})
     agent["hooks"] = kept
-    notes[:0] = handed_over(moved, agent_file, owned_file)
+    notes[:0] = handed_over(moved, agent_file, owned_file, bool(_hooks(owned, owned_file)))
+    if moved:
+        notes.append(ASYNC_REPLY_NOTE)
     http = relay_http.installed(agent)
     _relay_entries(agent, owned)
     if http is not None:  # the http entries stay http entries
@@ -113,10 +144,11 @@ def unadopt(agent_file: str, owned_file: str) -> Plan:
         for group in groups:
             _add_group(agent, event, group)
             returned += len(group.get("hooks", []))
-    owned["hooks"] = {}
-    notes = [f"{returned} hook(s) given back to {agent_file}"]
-    return Plan({agent_file: (agent_text, _dump(agent)), owned_file: (owned_text, _dump(owned))},
-                notes)  # fmt: skip
+    owned.pop("hooks", None)
+    plan = Plan({agent_file: (agent_text, _dump(agent))},
+                [f"{returned} hook(s) given back to {agent_file}"])  # fmt: skip
+    emptied(plan, owned_file, owned, owned_text)
+    return plan
 
 
 def install(agent_file: str, owned_file: str) -> Plan:
@@ -125,9 +157,9 @@ def install(agent_file: str, owned_file: str) -> Plan:
     owned, _ = _read(owned_file)
     _relay_entries(agent, owned)
     events = sorted(_hooks(owned, owned_file))
-    note = (f"relaying {', '.join(events)}" if events
-            else f"nothing is adopted in {owned_file}: run 'hookd adopt' first")  # fmt: skip
-    return Plan({agent_file: (agent_text, _dump(agent))}, [note])
+    if not events:
+        raise UserError(nothing_adopted(owned_file))
+    return Plan({agent_file: (agent_text, _dump(agent))}, [f"relaying {', '.join(events)}"])
 
 
 def install_http(agent_file: str, owned_file: str, args: argparse.Namespace) -> Plan:
@@ -148,8 +180,14 @@ def _is_command_entry(handler: Any) -> bool:
     return _not_adoptable(handler) == "" and handler.get("type") == "command"
 
 
+def relay_command() -> str:
+    """The relay entry's command line: this installation's ``hookd-relay`` by its
+    absolute path (``relay_program``), quoted for the shell Claude Code runs it with."""
+    return f"{relay_program.shell_word(relay_program.relay_path())} {RELAY_ARGUMENT}"
+
+
 def _command_entry(timeout: float) -> dict[str, Any]:
-    return {"type": "command", "command": RELAY_COMMAND, "timeout": timeout}
+    return {"type": "command", "command": relay_command(), "timeout": timeout}
 
 
 def uninstall(agent_file: str, owned_file: str) -> Plan:
@@ -204,8 +242,7 @@ def _relay_entries(agent: dict[str, Any], owned: dict[str, Any]) -> None:
     for event, groups in _hooks(owned, "").items():
         timeouts = [_timeout(event, h) for g in groups for h in g.get("hooks", [])]
         longest = max(timeouts, default=_timeout(event, {}))
-        entry = {"type": "command", "command": RELAY_COMMAND, "timeout": longest + RELAY_MARGIN_S}
-        hooks.setdefault(event, []).append({"hooks": [entry]})
+        hooks.setdefault(event, []).append({"hooks": [_command_entry(longest + RELAY_MARGIN_S)]})
 
 
 def _timeout(event: str, handler: dict[str, Any]) -> float:

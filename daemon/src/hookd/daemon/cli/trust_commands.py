@@ -41,11 +41,15 @@ def run_allow(args: argparse.Namespace) -> int:
     taken = snapshot(DIALECTS, settings.home, settings.system_root, root)
     store = TrustStore(store_path(settings.state_dir))
     store.allow(root, taken.files)
-    print(f"hookd: allowed {root}: {len(taken.hooks)} hook(s), {len(taken.files)} file(s)")
+    relays = f" and {len(taken.relays)} relay entries" if taken.relays else ""
+    print(f"hookd: allowed {root}: {len(taken.hooks)} hook(s){relays}, "
+          f"{len(taken.files)} file(s)")  # fmt: skip
     for path in sorted(taken.files):
         print(f"  {path}")
     for dialect, event, command in taken.hooks:
         print(f"  [{dialect}] {event}: {command}")
+    for dialect, event, command in taken.relays:
+        print(f"  [{dialect}] {event}: {command} (relay entry, not run by hookd)")
     if not taken.files:
         print(
             f"hookd: {root} configures no hooks now; any hook added later waits for "

@@ -15,7 +15,7 @@ import os
 import re
 from collections.abc import Sequence
 
-from ..model import Dialect, FireRequest, Source
+from ..model import Dialect, FireRequest, HookSpec, Source
 from ..safe_read import read_head
 from ..statcache import StatCache
 
@@ -24,7 +24,12 @@ RELAY_COMMAND = re.compile(r"(?:^|[\s/\"'])hookd-relay(?:[\s\"']|$)")
 """A command line that runs the relay."""
 RELAY_FILE_MAX = 4096
 """A relay file is a few lines; a larger hook file is never one (and is not read)."""
-_RELAY_LINE = re.compile(rb"^[ \t]*(?:exec[ \t]+)?[^\s#]*hookd-relay(?:[ \t]|$)", re.MULTILINE)
+_RELAY_LINE = re.compile(
+    rb"^[ \t]*(?:exec[ \t]+)?(?:[^\s#'\"]*/|'[^'\n]*/|\"[^\"\n]*/)?hookd-relay['\"]?(?:[ \t]|$)",
+    re.MULTILINE,
+)
+"""A relay file's line: ``[exec] [PATH/]hookd-relay ...``, the path bare or quoted (a
+path with spaces), as ``hookd adopt`` writes it now or wrote it before (a bare name)."""
 _relay_files: StatCache[bool] = StatCache()
 
 
@@ -67,6 +72,18 @@ def with_adopted(
 
 def is_relay_command(command: str) -> bool:
     return RELAY_COMMAND.search(command) is not None
+
+
+def is_relay_spec(spec: HookSpec) -> bool:
+    """A hook that is hookd's own relay entry (a relay file of a hook folder, or a handler
+    running ``hookd-relay`` or posting to the http entry): listed as such, never run,
+    never counted as a hook to trust."""
+    if spec.dialect in _HOOK_FOLDER_DIALECTS:
+        return is_relay_file(spec.source)
+    return is_relay_command(spec.command)
+
+
+_HOOK_FOLDER_DIALECTS = frozenset({Dialect.CLINE, Dialect.CLINE_SDK})
 
 
 def is_relay_file(path: str) -> bool:

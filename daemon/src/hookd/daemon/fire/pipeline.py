@@ -141,7 +141,12 @@ async def fire(
         native=module.native(request, combined),
         runs=runs,
         duration_ms=(time.perf_counter() - started) * 1000,
-        warnings=[*warnings, *combined.warnings, *spill_warnings(reports)],
+        warnings=[
+            *warnings,
+            *combined.warnings,
+            *spill_warnings(reports),
+            *_relayed_background(request, started_async),
+        ],
         async_started=started_async,
         async_results=async_results,
         extras=module.fire_extras(request, reports),
@@ -149,6 +154,23 @@ async def fire(
     slowest = result["slowest"]
     await progress.end(result, None if slowest is None else specs[slowest["index"]])
     return result
+
+
+def _relayed_background(request: FireRequest, started: list[dict[str, Any]]) -> list[str]:
+    """A hook that went to the background under the relay: its later answer cannot reach
+    the agent. The relay has answered by then, and a later relay answer is no equivalent
+    (Claude Code 2.1.328 gives a background hook's ``additionalContext`` to the model as a
+    bare reminder on its next request, where a relayed event's context comes labelled as
+    that event's and only when an adopted event fires again), so it is said here, in the
+    audit log, rather than passed on differently."""
+    went = [entry for entry in started if "notStarted" not in entry]
+    if not request.relay or not went:
+        return []
+    return [f"{len(went)} hook(s) went to the background under the relay: hookd runs them "
+            "on and logs their answers, but the agent never gets them (run by the agent, "
+            "their additionalContext and systemMessage would reach the model on a later "
+            "turn); give such a hook \"async\": true in the agent's settings, where 'hookd "
+            "adopt' leaves it with the agent"]  # fmt: skip
 
 
 def _unread_sources(

@@ -24,6 +24,7 @@ from typing import Any
 
 import structlog
 
+from ..dialects import relay_entries
 from ..dialects.base import DialectModule
 from ..model import Dialect, FireRequest, HookSpec, Loaded, Source
 from ..racy import is_racy
@@ -477,4 +478,5 @@ def _describe(spec: HookSpec, event: str) -> dict[str, Any]:
         "if": spec.condition,
         "timeoutMs": round(spec.timeout_s * 1000),
         "root": spec.root,
+        "relay": relay_entries.is_relay_spec(spec),
     }

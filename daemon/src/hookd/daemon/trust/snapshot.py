@@ -12,6 +12,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from ..dialects import relay_entries
 from ..dialects.base import DialectModule
 from ..model import Dialect, HookSpec
 from .digest import config_digest, file_digest
@@ -26,6 +27,9 @@ class Snapshot:
     """Path -> digest: the approval."""
     hooks: list[tuple[str, str, str]] = field(default_factory=list)
     """(dialect, event, command) of every hook allowed, for the person to read."""
+    relays: list[tuple[str, str, str]] = field(default_factory=list)
+    """The same of hookd's own relay entries there: hashed with their files, but no hook
+    (hookd never runs one; the agent runs it and it runs the adopted hooks)."""
     refused: list[str] = field(default_factory=list)
     """Files that will be refused anyway (writable by others), with the reason."""
 
@@ -52,7 +56,8 @@ def snapshot(
 
 
 def _take_spec(taken: Snapshot, spec: HookSpec, kind: str, home: str) -> None:
-    taken.hooks.append((spec.dialect.value, spec.event, spec.command))
+    listed = taken.relays if relay_entries.is_relay_spec(spec) else taken.hooks
+    listed.append((spec.dialect.value, spec.event, spec.command))
     if kind == "hookdir":
         digest = file_digest(spec.source)
         if digest is not None:

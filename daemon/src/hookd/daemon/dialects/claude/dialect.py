@@ -16,7 +16,6 @@ import contextlib
 import json
 import math
 import os
-import re
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -38,7 +37,7 @@ from ...model import (
     Source,
 )
 from ...spill import private_directory, session_directory
-from .. import base, windows
+from .. import base, relay_entries, windows
 from ..base import first_root, hook_environment
 from ..settings_json import load_settings_hooks, number_field
 from . import agents, credentials, handlers, plugins, rules
@@ -118,8 +117,9 @@ def adopted_path(home: str, layer: str, project: str | None) -> str:
     return os.path.join(project, ".hookd", "claude", name)
 
 
-RELAY_COMMAND = re.compile(r"(?:^|[\s/\"'])hookd-relay(?:[\s\"']|$)")
-"""A handler that runs ``hookd-relay``: never run by hookd (it would call itself)."""
+RELAY_COMMAND = relay_entries.RELAY_COMMAND
+"""A handler that runs ``hookd-relay`` (bare, or by its path, quoted or not): never run by
+hookd (it would call itself)."""
 
 
 def load(source: Source) -> Loaded:
