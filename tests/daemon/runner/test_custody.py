@@ -206,8 +206,11 @@ def _wait_for_pids(path: Path, count: int) -> list[int]:
 def _children(pid: int) -> list[int]:
     found = []
     for task in os.listdir(f"/proc/{pid}/task"):
-        with open(f"/proc/{pid}/task/{task}/children") as listing:
-            found += [int(c) for c in listing.read().split()]
+        try:
+            with open(f"/proc/{pid}/task/{task}/children") as listing:
+                found += [int(c) for c in listing.read().split()]
+        except FileNotFoundError:
+            continue  # a thread (a worker of trio's) that ended since the listing
     return found
 
 
