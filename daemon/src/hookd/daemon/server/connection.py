@@ -65,6 +65,7 @@ from .context import RequestContext, Services
 from .dispatch import dispatch_request
 from .limits import ClientLimits
 from .peer import Caller
+from .socket_reader import SocketReader
 
 log = structlog.get_logger("hookd.connection")
 PROGRESS_HIGH_WATER = 1024 * 1024
@@ -126,6 +127,7 @@ class Connection:
         """Disconnected for not reading: nothing more is queued or counted."""
         self._message_started = math.inf
         """When the message now arriving began (inf between messages)."""
+        self._reader = SocketReader(stream.socket.fileno())
 
     @property
     def limits(self) -> ClientLimits:
@@ -196,22 +198,12 @@ class Connection:
         passed first (between messages there is none: no cancel scope to pay for)."""
         try:
             if deadline == math.inf:
-                return await self._read_socket()
+                return await self._reader.read()
             with trio.move_on_at(deadline):
-                return await self._read_socket()
+                return await self._reader.read()
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
             return b""
         return None
-
-    async def _read_socket(self) -> bytes:
-        """``receive_some`` without its layers (a try, a wait, a try again): a read of
-        the socket's descriptor, and a wait for it to be readable when it is not."""
-        fd = self.stream.socket.fileno()
-        while True:
-            try:
-                return os.read(fd, 65536)
-            except BlockingIOError:
-                await trio.lowlevel.wait_readable(fd)
 
     def _incomplete(self, timeout: float) -> None:
         """A half-sent message: answer (the stream cannot be resynchronised) and close."""
