@@ -39,7 +39,7 @@ from ..model import ProcessOutcome
 from .custody import HOOK_ID_ENV, Custody, QueueTimeout
 from .output import FirstLine, ProcessLimits, ms_since
 from .process_trio import HookProcess, open_hook_process, supervise_trio
-from .spawn import HOOKD_LIMIT_ERRNOS, LEAN, HookChild, start_child
+from .spawn import HOOKD_LIMIT_ERRNOS, LEAN, CannotWatch, HookChild, start_child
 from .supervise import supervise
 
 __all__ = [
@@ -113,9 +113,11 @@ async def _start(
             stdout=b"",
             stderr=b"",
             duration_ms=ms_since(started),
-            spawn_error=_describe_spawn_error(argv, cwd, exc),
+            spawn_error=exc.strerror
+            if isinstance(exc, CannotWatch)
+            else _describe_spawn_error(argv, cwd, exc),
             spawn_errno=exc.errno,
-            never_ran=exc.errno in HOOKD_LIMIT_ERRNOS,
+            never_ran=isinstance(exc, CannotWatch) or exc.errno in HOOKD_LIMIT_ERRNOS,
         )
     if custody is None or hook_id is None:
         return await _supervise(child, stdin, limits, started, False, first_line)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import errno
 import math
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Protocol
 
 import structlog
@@ -168,9 +169,12 @@ async def run_hook(
                 prepared, limits, ask_client, request.client_handlers, custody, request.depth, gone
             ),
         )
-    if outcome.never_ran:
-        return outcome, never_ran_verdict(module, spec, request, outcome, never_ran)
-    return outcome, _interpreted(module, spec, request, outcome)
+    if not outcome.never_ran:
+        verdict = _interpreted(module, spec, request, outcome)
+        if isinstance(verdict, Verdict):
+            return outcome, verdict
+        outcome = verdict
+    return outcome, never_ran_verdict(module, spec, request, outcome, never_ran)
 
 
 NEVER_RAN_BLOCKS = 'blocked because hookd\'s never_ran setting is "block"'
@@ -214,7 +218,7 @@ async def _guarded(spec: HookSpec, running: Awaitable[ProcessOutcome]) -> Proces
     except Exception as exc:
         log.exception("hook_failed_internally", source=spec.source, command=spec.command)
         elapsed = round((trio.current_time() - started) * 1000, 3)
-        return ProcessOutcome(None, b"", b"", elapsed, spawn_error=f"internal error: {exc!r}")
+        return ProcessOutcome(None, b"", b"", elapsed, spawn_error=_internal(exc), never_ran=True)
 
 
 def _prepare(
@@ -224,18 +228,27 @@ def _prepare(
         prepared: Prepared = module.prepare(spec, request, env)
     except Exception as exc:
         log.exception("hook_prepare_failed", source=spec.source, command=spec.command)
-        return ProcessOutcome(None, b"", b"", 0.0, spawn_error=f"internal error: {exc!r}")
+        return ProcessOutcome(None, b"", b"", 0.0, spawn_error=_internal(exc), never_ran=True)
     return prepared
+
+
+def _internal(exc: Exception) -> str:
+    """A bug in hookd met while running a hook: the hook never ran (hookd's failure is
+    never the hook's "allow"), and what to do about it."""
+    return (f"internal error in hookd ({exc!r}); the details are in the daemon's log: "
+            "please report it")  # fmt: skip
 
 
 def _interpreted(
     module: DialectModule, spec: HookSpec, request: FireRequest, outcome: ProcessOutcome
-) -> Verdict:
+) -> Verdict | ProcessOutcome:
+    """The dialect's reading of ``outcome``; a bug in it makes the hook one that never
+    ran (the returned outcome says why)."""
     try:
         verdict: Verdict = module.interpret(spec, request, outcome)
     except Exception as exc:
         log.exception("hook_interpret_failed", source=spec.source, command=spec.command)
-        return Verdict(error=f"internal error reading its output: {exc!r}")
+        return replace(outcome, spawn_error=_internal(exc), never_ran=True)
     return verdict
 
 

@@ -44,6 +44,15 @@ runs hooks through trio's own process support (``process_trio.py``)."""
 CLOSED = -1
 HOOKD_LIMIT_ERRNOS = frozenset({errno.EMFILE, errno.ENFILE, errno.EAGAIN, errno.ENOMEM})
 """Failures to start (or watch) a hook that are hookd's own resource limits."""
+WATCH_ADVICE = ("it never ran, as far as any decision goes. Raise the open-file limit "
+                "(LimitNOFILE / ulimit -n) or fs.epoll.max_user_watches, or lower "
+                "max_hook_processes")  # fmt: skip
+"""What a person can do when hookd runs out of what it needs to watch hooks."""
+
+
+class CannotWatch(OSError):
+    """The hook's process started, but hookd could not get what it watches it with: it
+    was killed at once and never ran (hookd's own limit, never the hook's error)."""
 
 
 @dataclass
@@ -80,10 +89,13 @@ class HookChild:
         os.close(fd)
 
     def abandon(self) -> None:
-        """Kill it before it is watched (it cannot be: no descriptor left), reap it, close."""
+        """Kill it before it is watched (it cannot be: no descriptor left), reap it if it
+        is already gone, close. Never a blocking wait on the event loop: a child killed
+        while stuck in the kernel (a hung mount under its program) is reaped later by
+        custody's sweep of the daemon's exited children."""
         signal_group(self.pid, signal.SIGKILL)
         with contextlib.suppress(ChildProcessError):
-            os.waitpid(self.pid, 0)  # SIGKILL: at once
+            os.waitpid(self.pid, os.WNOHANG)
         if self.popen is not None:
             self.popen.returncode = -signal.SIGKILL
         self.close()
@@ -144,9 +156,10 @@ def start_child(
     child = HookChild(popen.pid, stdin_w, ours[1], ours[2], CLOSED, popen)
     try:
         child.exit_fd = os.pidfd_open(popen.pid)
-    except OSError:
+    except OSError as exc:
         child.abandon()  # it cannot be supervised: it must not run
-        raise
+        raise CannotWatch(exc.errno, f"hookd could not watch it ({exc.strerror or exc}), so "
+                                     f"it stopped it; {WATCH_ADVICE}") from exc  # fmt: skip
     return child
 
 

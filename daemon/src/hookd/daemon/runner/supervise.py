@@ -27,7 +27,9 @@ from .output import (
     ms_since,
     output_buffers,
 )
-from .spawn import CLOSED, HOOKD_LIMIT_ERRNOS, HookChild, signal_group
+from .spawn import CLOSED, WATCH_ADVICE, HookChild, signal_group
+
+_BLIND_REAP_S = 5.0
 
 
 class _Watch:
@@ -117,15 +119,44 @@ class _Watch:
         if self.child.stdin != CLOSED:
             self._write()  # once more: EPIPE now says nobody will read the rest
 
+    async def watch(self, done: bool | None = None) -> None:
+        """``pump``, except that when hookd's own ends fail under it (its epoll set or a
+        pipe: kernel memory, the epoll watch limit) the hook is lost: killed, reaped
+        without them, and its answer never counts (``lost``: it never ran)."""
+        if self.lost is not None:
+            return
+        try:
+            await self.pump(done)
+        except OSError as exc:
+            self.lost = (f"hookd lost its hold on it ({exc.strerror or exc}) and killed it; "
+                         f"{WATCH_ADVICE}")  # fmt: skip
+            signal_group(self.child.pid, signal.SIGKILL)
+            await self._reap_blind()
+
+    async def _reap_blind(self) -> None:
+        """Wait for the killed leader by polling ``waitpid`` (no pidfd wake-up to trust),
+        for a bounded time: a leader that outlasts it is left to custody's sweep."""
+        with trio.move_on_after(_BLIND_REAP_S):
+            while not self.exited:
+                try:
+                    code = self.child.reap()
+                except ChildProcessError:
+                    self.exited = True  # reaped elsewhere: the status is gone anyway
+                    return
+                if code is not None:
+                    self.exit_code, self.exited = code, True
+                    return
+                await trio.sleep(0.01)
+
     async def kill_group(self, grace_s: float) -> None:
         """SIGTERM the group, give it ``grace_s`` to exit, then SIGKILL it."""
         if not self.exited:
             signal_group(self.child.pid, signal.SIGTERM)
             with trio.move_on_after(grace_s):
-                await self.pump()
+                await self.watch()
         signal_group(self.child.pid, signal.SIGKILL)
         if not self.exited:
-            await self.pump()
+            await self.watch()
 
     def close(self) -> None:
         if self.child.stdin != CLOSED:
@@ -152,21 +183,20 @@ async def supervise(
         watch = _Watch(child, stdin if child.stdin != CLOSED else b"", out, err, line)
     except OSError as exc:  # no descriptor or epoll room left: it must not run unwatched
         child.abandon()
-        return ProcessOutcome(
-            None, b"", b"", ms_since(started), spawn_error=f"hookd could not watch it: {exc}",
-            spawn_errno=exc.errno, never_ran=exc.errno in HOOKD_LIMIT_ERRNOS,
-        )  # fmt: skip
+        why = f"hookd could not watch it ({exc.strerror or exc}), so it stopped it; {WATCH_ADVICE}"
+        return ProcessOutcome(None, b"", b"", ms_since(started), spawn_error=why,
+                              spawn_errno=exc.errno, never_ran=True)  # fmt: skip
     timed_out = held_open = False
     cancelled = True
     try:
         with deadline:
-            await watch.pump()
+            await watch.watch()
         if deadline.cancelled_caught:
             timed_out = True
             await watch.kill_group(limits.term_grace_s)
-        if not watch.drained:  # as a rule both pipes ended with the leader's exit
+        if not watch.drained and watch.lost is None:  # as a rule both ended with the leader
             with trio.move_on_after(limits.drain_grace_s):
-                await watch.pump(done=True)
+                await watch.watch(done=True)
         held_open = not watch.drained  # a background child still holds the pipes
         cancelled = False
     finally:
