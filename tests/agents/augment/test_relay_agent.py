@@ -21,6 +21,7 @@ from agents.harness.relayed import (
     given,
     serving,
     serving_pid,
+    unreachable,
     write_kill_script,
 )
 from hookd.daemon.settings import Settings
@@ -149,27 +150,19 @@ async def test_an_unreachable_hookd_follows_the_relay_policy(
     case = next(c for c in CASES if c.id == "pre-exit0-allows")
     places = _setup(case, tmp_path / "relayed")
     await adopt("augment", places, "project")
-    env = {"HOOKD_SOCKET": str(short_dir / "none.sock"), "HOOKD_NO_SPAWN": "1"}
-    if policy:
-        env["HOOKD_RELAY_ON_ERROR"] = policy
+    env, said = unreachable(short_dir, policy)
 
     relayed = await _run_agent(case, places, auggie_bin, env)
 
-    said = (f"hookd-relay: hookd is not running (no daemon at {short_dir}/none.sock: No such "
-            "file or directory); start it with 'hookd serve'")  # fmt: skip
     results = _tool_results(relayed["requests"])
     assert _runs(places["agent"], "stdin") == {}  # no daemon: the adopted hook never ran
     assert not (short_dir / "none.sock").exists()  # and none was started
     if policy is None:
         assert relayed["ran"]
-        assert relayed["user"] == (
-            "Failed with non-blocking status code 1: "
-            + said
-            + " (letting the action go on: HOOKD_RELAY_ON_ERROR=continue)"
-        )
+        assert relayed["user"] == f"Failed with non-blocking status code 1: {said}"
         assert not any("hookd" in result for result in results), results
     else:
         assert not relayed["ran"]
-        assert results == [f"[hook:PreToolUse]: {said} (blocking: HOOKD_RELAY_ON_ERROR=block)"
-                           "\n\nPreToolUse:launch-process hook returned blocking error"]  # fmt: skip
+        assert results == [f"[hook:PreToolUse]: {said}\n\n"
+                           "PreToolUse:launch-process hook returned blocking error"]  # fmt: skip
     assert len(relayed["requests"]) == 2
