@@ -198,28 +198,36 @@ async def test_a_direct_augment_fire_runs_the_adopted_hooks_and_no_relay_group(
 # -- when hookd cannot be reached -------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("agent", "policy", "code", "cancels"), [
-    ("claude", "continue", 1, False), ("claude", "block", 2, False),
-    ("cline", "continue", 1, False), ("cline", "block", 0, True),
-    ("cline-sdk", "continue", 1, False), ("cline-sdk", "block", 0, True),
-    ("augment", "continue", 1, False), ("augment", "block", 2, False),
+@pytest.mark.parametrize(("agent", "policy", "code", "answer"), [
+    ("claude", "continue", 1, None), ("claude", "block", 2, None),
+    ("cline", "continue", 1, None), ("cline", "block", 0, "cancel"),
+    ("cline-sdk", "continue", 1, "context"), ("cline-sdk", "block", 0, "cancel"),
+    ("augment", "continue", 1, None), ("augment", "block", 2, None),
 ])  # fmt: skip
 async def test_no_daemon_answers_as_a_failing_or_blocking_hook_of_that_agent(
-    short_dir, tmp_path, agent, policy, code, cancels
+    short_dir, tmp_path, agent, policy, code, answer
 ) -> None:
     """Each agent's failing hook lets the action go on (exit 1); block is exit 2 where
-    the agent blocks on it, a cancel answer where only JSON blocks (Cline)."""
+    the agent blocks on it, a cancel answer where only JSON blocks (Cline). The Cline
+    SDK shows a hook's stderr nowhere: there the line goes on as a context the model is
+    sent (``tests/agents/cline_sdk/test_relay_agent.py`` shows it)."""
     env = {**os.environ, "HOOKD_SOCKET": str(short_dir / "none.sock"), "HOOKD_NO_SPAWN": "1",
            "HOOKD_RELAY_ON_ERROR": policy, "HOME": str(tmp_path)}  # fmt: skip
-    event = {"hook_event_name": "PreToolUse", "hookName": "PreToolUse", "cwd": str(tmp_path)}
+    # each Cline runner's own name for the event (one relay file serves both)
+    name = "tool_call" if agent == "cline-sdk" else "PreToolUse"
+    event = {"hook_event_name": "PreToolUse", "hookName": name, "cwd": str(tmp_path)}
     entry = [str(tmp_path / "PreToolUse")] if agent.startswith("cline") else []
 
     done = await run([agent, *entry], event, env)
 
     assert done.returncode == code
-    assert b"hookd is not running" in done.stderr
-    if cancels:
+    line = done.stderr.decode().strip()
+    assert line.startswith("hookd-relay: hookd is not running"), line
+    if answer == "cancel":
         assert json.loads(done.stdout)["cancel"] is True
+        assert json.loads(done.stdout)["errorMessage"] == line
+    elif answer == "context":
+        assert json.loads(done.stdout) == {"context": line}
     else:
         assert done.stdout == b""
 

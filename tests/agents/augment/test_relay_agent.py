@@ -21,6 +21,7 @@ from agents.harness.relayed import (
     given,
     serving,
     serving_pid,
+    unreachable,
     write_kill_script,
 )
 from hookd.daemon.settings import Settings
@@ -107,3 +108,61 @@ async def test_a_daemon_killed_mid_session_is_started_again_by_the_next_event(
     assert pid != int((places["ws"] / "killed.pid").read_text())  # another daemon serves
     assert _tool_results(relayed["requests"])[0].endswith("[Hook Context]\nafter the restart")
     assert sorted(_runs(places["agent"], "stdin")) == ["a.stdin.0", "p.stdin.0"]
+    log = (short_dir / "hookd.log").read_text()
+    assert log.count("starting") == 2, log
+
+
+async def test_the_relay_starts_hookd_when_none_runs(
+    auggie_bin: str, netns: None, short_dir: Path, tmp_path: Path
+) -> None:
+    """From a cold machine: no daemon; the relay inside auggie starts one, the adopted
+    hook blocks as it did under the agent (same tool result, same user output), and the
+    daemon it started still serves afterwards, started once."""
+    case = next(c for c in CASES if c.id == "pre-exit2-blocks")
+    plain = await _run_agent(case, _setup(case, tmp_path / "plain"), auggie_bin)
+    places = _setup(case, tmp_path / "relayed")
+    await adopt("augment", places, "project")
+    socket = short_dir / "hookd.sock"
+    assert not socket.exists()
+
+    async with from_cold(places, socket) as env:
+        relayed = await _run_agent(case, places, auggie_bin, env)
+        pid = await serving_pid(socket)  # the daemon the relay started still runs
+
+    assert pid > 0
+    assert _seen(relayed, "relayed") == _seen(plain, "plain")
+    assert _tool_results(relayed["requests"])[0].startswith("[hook:PreToolUse]: no rm here")
+    assert sorted(_runs(places["agent"], "stdin")) == ["a.stdin.0"]
+    log = (short_dir / "hookd.log").read_text()
+    assert log.count("starting") == 1, log
+
+
+@pytest.mark.parametrize("policy", [None, "block"])
+async def test_an_unreachable_hookd_follows_the_relay_policy(
+    auggie_bin: str, netns: None, short_dir: Path, tmp_path: Path, policy: str | None
+) -> None:
+    """No daemon and HOOKD_NO_SPAWN=1. By default the relay is a failing hook of auggie
+    (exit 1): the tool runs, the model is told nothing, the user is shown the relay's
+    line as auggie shows any hook's exit 1 ("Failed with non-blocking status code 1: ...").
+    With HOOKD_RELAY_ON_ERROR=block it is a blocking one (exit 2): the tool does not run
+    and the model is sent the line, which says what to do, as auggie sends an exit 2's
+    stderr."""
+    case = next(c for c in CASES if c.id == "pre-exit0-allows")
+    places = _setup(case, tmp_path / "relayed")
+    await adopt("augment", places, "project")
+    env, said = unreachable(short_dir, policy)
+
+    relayed = await _run_agent(case, places, auggie_bin, env)
+
+    results = _tool_results(relayed["requests"])
+    assert _runs(places["agent"], "stdin") == {}  # no daemon: the adopted hook never ran
+    assert not (short_dir / "none.sock").exists()  # and none was started
+    if policy is None:
+        assert relayed["ran"]
+        assert relayed["user"] == f"Failed with non-blocking status code 1: {said}"
+        assert not any("hookd" in result for result in results), results
+    else:
+        assert not relayed["ran"]
+        assert results == [f"[hook:PreToolUse]: {said}\n\n"
+                           "PreToolUse:launch-process hook returned blocking error"]  # fmt: skip
+    assert len(relayed["requests"]) == 2

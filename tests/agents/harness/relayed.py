@@ -97,6 +97,26 @@ async def from_cold(places: dict[str, Path], socket: Path) -> AsyncIterator[dict
         await _hookd(env, "shutdown")
 
 
+def unreachable(short_dir: Path, policy: str | None) -> tuple[dict[str, str], str]:
+    """No daemon on the socket and none to be started (``HOOKD_NO_SPAWN=1``), with
+    ``HOOKD_RELAY_ON_ERROR=policy`` (None: unset, the default): the environment the agent
+    needs, and the one line the relay then says."""
+    socket = short_dir / "none.sock"
+    env = {"HOOKD_SOCKET": str(socket), "HOOKD_NO_SPAWN": "1"}
+    if policy:
+        env["HOOKD_RELAY_ON_ERROR"] = policy
+    verdict = "blocking" if policy == "block" else "letting the action go on"
+    line = (f"hookd-relay: hookd is not running (no daemon at {socket}: No such file or "
+            f"directory); start it with 'hookd serve' ({verdict}: HOOKD_RELAY_ON_ERROR="
+            f"{policy or 'continue'})")  # fmt: skip
+    return env, line
+
+
+def hook_runs(folder: Path) -> list[str]:
+    """Each run the case's hooks recorded (``<hook>.stdin.<n>``), in name order."""
+    return sorted(p.name for p in folder.glob("*.stdin.*"))
+
+
 async def serving_pid(socket: Path) -> int:
     """The pid of the daemon answering on ``socket``."""
     done = await _hookd({**os.environ, "HOOKD_SOCKET": str(socket)}, "status", "--json")

@@ -151,9 +151,12 @@ def _cline_failing(message: str, block: bool) -> Answer:
 
 
 def _sdk_failing(message: str, block: bool) -> Answer:
-    """The SDK reads a hook's stdout whatever its exit code: only a ``cancel`` blocks."""
+    """The SDK reads a hook's stdout whatever its exit code: only a ``cancel`` blocks. It
+    shows a hook's exit code and stderr nowhere (not to the model, not in its output or
+    log), so a failing hook's line would be lost: letting the action go on, the relay
+    answers the line as a context too (on a tool event the model is sent it)."""
     if not block:
-        return ("", message, 1)
+        return (json.dumps({"context": message}), message, 1)
     return (json.dumps({"cancel": True, "errorMessage": message}), message, 0)
 
 
