@@ -55,6 +55,11 @@ class CannotWatch(OSError):
     was killed at once and never ran (hookd's own limit, never the hook's error)."""
 
 
+def cannot_watch(exc: OSError) -> str:
+    """Why a started hook was stopped before it was watched, and what to do."""
+    return f"hookd could not watch it ({exc.strerror or exc}), so it stopped it; {WATCH_ADVICE}"
+
+
 @dataclass
 class HookChild:
     """A started hook process, and the daemon's ends of its pipes (``CLOSED`` once
@@ -158,8 +163,7 @@ def start_child(
         child.exit_fd = os.pidfd_open(popen.pid)
     except OSError as exc:
         child.abandon()  # it cannot be supervised: it must not run
-        raise CannotWatch(exc.errno, f"hookd could not watch it ({exc.strerror or exc}), so "
-                                     f"it stopped it; {WATCH_ADVICE}") from exc  # fmt: skip
+        raise CannotWatch(exc.errno, cannot_watch(exc)) from exc
     return child
 
 

@@ -27,7 +27,7 @@ from .output import (
     ms_since,
     output_buffers,
 )
-from .spawn import CLOSED, WATCH_ADVICE, HookChild, signal_group
+from .spawn import CLOSED, WATCH_ADVICE, HookChild, cannot_watch, signal_group
 
 _BLIND_REAP_S = 5.0
 
@@ -183,8 +183,7 @@ async def supervise(
         watch = _Watch(child, stdin if child.stdin != CLOSED else b"", out, err, line)
     except OSError as exc:  # no descriptor or epoll room left: it must not run unwatched
         child.abandon()
-        why = f"hookd could not watch it ({exc.strerror or exc}), so it stopped it; {WATCH_ADVICE}"
-        return ProcessOutcome(None, b"", b"", ms_since(started), spawn_error=why,
+        return ProcessOutcome(None, b"", b"", ms_since(started), spawn_error=cannot_watch(exc),
                               spawn_errno=exc.errno, never_ran=True)  # fmt: skip
     timed_out = held_open = False
     cancelled = True
