@@ -124,6 +124,51 @@ async def test_cancel_in_the_same_packet_as_its_request(rpc, workspace) -> None:
     assert reply["error"]["code"] == -32800
 
 
+async def test_a_fire_cancelled_in_its_own_packet_starts_none_of_its_hooks(rpc, workspace) -> None:
+    """Its hooks are found as it is read (a fire with none to run is answered at once),
+    but nothing starts before the cancel is seen: not the foreground hook, not the
+    background one."""
+    gate = Gate(workspace / "gate")
+    marker = workspace / "started"
+    write_json(
+        workspace / ".claude" / "settings.json",
+        claude_settings("Stop", command(f"touch {marker}; sleep 30", **{"async": True}),
+                        command(gate.wait_command)),
+    )  # fmt: skip
+    params = {"agent": "claude", "event": "Stop", "workspaceRoots": [str(workspace)]}
+    fire = {"jsonrpc": "2.0", "id": 1, "method": "fire", "params": params}
+    cancel = {"jsonrpc": "2.0", "method": "$/cancelRequest", "params": {"id": 1}}
+
+    with trio.fail_after(30):
+        await rpc.send_raw(b"".join(json.dumps(m).encode() + b"\n" for m in (fire, cancel)))
+        reply = await rpc.recv()
+    status = await rpc.call("status")
+
+    assert reply["error"]["code"] == -32800
+    assert status["asyncHooks"]["running"] == 0
+    assert status["inFlight"] == []
+    assert not marker.exists()
+
+
+async def test_a_fire_with_only_background_hooks_is_answered_at_once(rpc, workspace) -> None:
+    """Nothing to wait for: the answer lists the background hook it started."""
+    gate = Gate(workspace / "gate")
+    write_json(
+        workspace / ".claude" / "settings.json",
+        claude_settings("Stop", command(gate.wait_command, **{"async": True})),
+    )
+    params = {"agent": "claude", "event": "Stop", "workspaceRoots": [str(workspace)]}
+
+    with trio.fail_after(30):
+        result = await rpc.call("fire", params)
+        running = (await rpc.call("status"))["asyncHooks"]["running"]
+        await gate.open()
+
+    assert result["hooks"] == []
+    assert [entry["command"] for entry in result["asyncStarted"]] == [gate.wait_command]
+    assert running == 1
+
+
 async def test_hook_run_answers_are_read_at_the_in_flight_cap(settings, workspace) -> None:
     """A request past the cap while hookd waits for this client's hook/run answers is
     refused (Busy) instead of stalling the reader in front of those answers."""

@@ -42,7 +42,7 @@ from .server.http_entry import HttpEntry
 from .server.http_passcode import PASSCODE_ENV, load_or_create, passcode_path
 from .server.limits import ClientLimits
 from .server.listener import BoundSocket, bind_unix
-from .server.methods import METHODS
+from .server.methods import METHODS, STARTERS
 from .server.peer import caller_of
 from .settings import Settings
 from .stats import Stats
@@ -84,6 +84,7 @@ class Daemon:
         )
         self.stats = Stats()
         self.methods = METHODS
+        self.starters = STARTERS
         self.connections: set[Connection] = set()
         self.limits = ClientLimits.from_settings(settings)
         self.base_env = {**os.environ, "HOOKD_SOCKET": settings.socket_path}

@@ -14,27 +14,22 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
-import trio
-
 from hookd.protocol import FireResult
 
 from ..all_dialects import DIALECTS
 from ..audit import AuditLog
 from ..dialects.base import DialectModule
-from ..model import Combined, FireRequest, HookSpec
+from ..model import Combined, FireRequest, HookReport, HookSpec
 from ..registry.registry import Registry
 from ..runner.background import BackgroundHooks, Deliver
 from ..runner.client_handler import AskClient
 from ..runner.custody import Custody
 from ..runner.runner import NEVER_RAN_BLOCKS, never_ran_blocks, run_hooks
 from ..settings import Settings
-from ..stats import Stats
+from ..stats import InFlight, Stats
 from .combine import combine
 from .progress import FireProgress, Notify
 from .result import fire_result, spill_warnings
-
-CANCELLED_NOTICE_S = 1.0
-"""How long a cancelled fire may spend telling its caller that its progress ended."""
 
 
 class FireServices(Protocol):
@@ -77,83 +72,139 @@ class FirePorts:
 NO_PORTS = FirePorts()
 
 
+class Fire:
+    """One fire from its hooks to its result.
+
+    Made in two steps: finding its hooks is synchronous and changes nothing outside the
+    registry's caches, so a caller may find them, then decide how to run them: a fire
+    with nothing to run in the foreground (the common case, a tool call no hook matches)
+    is answered by ``result_now`` without a task or an await, the others by ``result``.
+    A fire dropped after it was made (cancelled before it ran) left nothing behind.
+    """
+
+    def __init__(
+        self, request: FireRequest, services: FireServices, ports: FirePorts = NO_PORTS
+    ) -> None:
+        self.started = time.perf_counter()
+        self.request = request
+        self.services = services
+        self.ports = ports
+        self.module = module = DIALECTS[request.dialect]
+        switched_off = _switched_off(request, services.settings)
+        specs: list[HookSpec]
+        self.unread: list[str] = []
+        if switched_off:
+            specs, warnings = [], [switched_off]
+        else:
+            specs, warnings, self.unread = services.registry.hooks_for(request, module)
+        warnings[:0] = _missing_roots(request)
+        self.warnings = warnings
+        self.started_async: list[dict[str, Any]] = []
+        self.background_specs = [s for s in specs if s.background]
+        self.specs = [s for s in specs if not s.background]
+        """The hooks this fire runs in the foreground (and waits for)."""
+
+    def result_now(self) -> FireResult:
+        """The result of a fire with no foreground hook (``specs`` empty)."""
+        if self.specs:
+            raise RuntimeError("this fire has hooks to run: await its result()")
+        progress, entry = self._begin()
+        self.services.stats.end(entry)
+        return self._finish(progress, [], self._take())
+
+    async def result(self) -> FireResult:
+        """Run the foreground hooks; the fire's result."""
+        request, module, background = self.request, self.module, self.services.background
+        progress, entry = self._begin()
+        attached = background.attached(request, module, self.ports.deliver) if background else None
+        finished = False
+        try:
+            reports = await run_hooks(
+                request,
+                self.specs,
+                module,
+                settings=self.services.settings,
+                base_env=self.services.base_env,
+                progress=progress,
+                ask_client=self.ports.ask_client,
+                custody=self.services.custody,
+                detacher=attached,
+            )
+            finished = True
+            self.started_async += attached.started if attached is not None else []
+            # Taken only now: a fire that is cancelled or fails leaves them for the next one.
+            taken = self._take()
+        finally:
+            self.services.stats.end(entry)
+            if not finished:
+                progress.end_cancelled(time.perf_counter() - self.started)
+        return self._finish(progress, reports, taken)
+
+    def _begin(self) -> tuple[FireProgress, InFlight]:
+        """Start the background hooks, enter the fire in ``status``, begin its progress."""
+        request, module, background = self.request, self.module, self.services.background
+        if background is not None:
+            for spec in self.background_specs:
+                began = background.start(request, spec, module, self.ports.deliver)
+                self.started_async.append(began)
+                if "notStarted" in began:
+                    self.warnings.append(f"{spec.source}: async hook {spec.command!r} was not "
+                                         f"started: {began['notStarted']}")  # fmt: skip
+        stats = self.services.stats
+        entry = stats.begin(request.dialect, request.event, request.roots)
+        entry.hooks_total = len(self.specs)
+        progress = FireProgress(
+            request, module, len(self.specs), stats=stats, entry=entry, notify=self.ports.notify
+        )
+        progress.begin()
+        return progress, entry
+
+    def _take(self) -> list[dict[str, Any]]:
+        """The finished background results waiting for this fire's session."""
+        background = self.services.background
+        return background.take(self.request) if background is not None else []
+
+    def _finish(
+        self,
+        progress: FireProgress,
+        reports: list[HookReport],
+        async_results: list[dict[str, Any]],
+    ) -> FireResult:
+        request, module = self.request, self.module
+        combined = module.refine(request, combine(reports, module.POLICY), reports)
+        if self.unread:
+            settings = self.services.settings
+            combined = _unread_sources(request, module, combined, self.unread, settings)
+        runs = [progress.runs[report.index] for report in reports]
+        result = fire_result(
+            combined,
+            action=module.action(request, combined),
+            native=module.native(request, combined),
+            runs=runs,
+            duration_ms=(time.perf_counter() - self.started) * 1000,
+            warnings=[
+                *self.warnings,
+                *combined.warnings,
+                *spill_warnings(reports),
+                *_relayed_background(request, self.started_async),
+            ],
+            async_started=self.started_async,
+            async_results=async_results,
+            extras=module.fire_extras(request, reports),
+        )
+        slowest = result["slowest"]
+        progress.end(result, None if slowest is None else self.specs[slowest["index"]])
+        return result
+
+
 async def fire(
     request: FireRequest, services: FireServices, ports: FirePorts = NO_PORTS
 ) -> FireResult:
     """Run one fire end to end and return its result."""
-    started = time.perf_counter()
-    module = DIALECTS[request.dialect]
-    switched_off = _switched_off(request, services.settings)
-    specs: list[HookSpec]
-    unread: list[str] = []
-    if switched_off:
-        specs, warnings = [], [switched_off]
-    else:
-        specs, warnings, unread = services.registry.hooks_for(request, module)
-    warnings[:0] = _missing_roots(request)
-    started_async: list[dict[str, Any]] = []
-    background = services.background
-    if background is not None:
-        for spec in [s for s in specs if s.background]:
-            began = background.start(request, spec, module, ports.deliver)
-            started_async.append(began)
-            if "notStarted" in began:
-                warnings.append(f"{spec.source}: async hook {spec.command!r} was not started: "
-                                f"{began['notStarted']}")  # fmt: skip
-    specs = [s for s in specs if not s.background]
-    attached = background.attached(request, module, ports.deliver) if background else None
-    stats = services.stats
-    entry = stats.begin(request.dialect, request.event, request.roots)
-    entry.hooks_total = len(specs)
-    progress = FireProgress(
-        request, module, len(specs), stats=stats, entry=entry, notify=ports.notify
-    )
-    finished = False
-    try:
-        await progress.begin()
-        reports = await run_hooks(
-            request,
-            specs,
-            module,
-            settings=services.settings,
-            base_env=services.base_env,
-            progress=progress,
-            ask_client=ports.ask_client,
-            custody=services.custody,
-            detacher=attached,
-        )
-        finished = True
-        started_async += attached.started if attached is not None else []
-        # Taken only now: a fire that is cancelled or fails leaves them for the next one.
-        async_results = background.take(request) if background is not None else []
-    finally:
-        stats.end(entry)
-        if not finished:
-            with trio.CancelScope(shield=True), trio.move_on_after(CANCELLED_NOTICE_S):
-                await progress.end_cancelled(time.perf_counter() - started)
-    combined = module.refine(request, combine(reports, module.POLICY), reports)
-    if unread:
-        combined = _unread_sources(request, module, combined, unread, services.settings)
-    runs = [progress.runs[report.index] for report in reports]
-    result = fire_result(
-        combined,
-        action=module.action(request, combined),
-        native=module.native(request, combined),
-        runs=runs,
-        duration_ms=(time.perf_counter() - started) * 1000,
-        warnings=[
-            *warnings,
-            *combined.warnings,
-            *spill_warnings(reports),
-            *_relayed_background(request, started_async),
-        ],
-        async_started=started_async,
-        async_results=async_results,
-        extras=module.fire_extras(request, reports),
-    )
-    slowest = result["slowest"]
-    await progress.end(result, None if slowest is None else specs[slowest["index"]])
-    return result
+    started = Fire(request, services, ports)
+    if not started.specs:
+        return started.result_now()
+    return await started.result()
 
 
 def _relayed_background(request: FireRequest, started: list[dict[str, Any]]) -> list[str]:
@@ -219,4 +270,4 @@ def _switched_off(request: FireRequest, settings: Settings) -> str | None:
     return None
 
 
-__all__ = ["NO_PORTS", "FirePorts", "FireServices", "fire"]
+__all__ = ["NO_PORTS", "Fire", "FirePorts", "FireServices", "fire"]

@@ -7,7 +7,7 @@ in ``status`` current. Hooks are named as their dialect names them (``hook_label
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any
 
 from hookd.protocol import FireResult, HookRun
@@ -17,8 +17,9 @@ from ..model import FireRequest, HookReport, HookSpec
 from ..stats import InFlight, Stats
 from .result import describe, hook_run
 
-Notify = Callable[[dict[str, Any]], Awaitable[None]]
-"""Sends one progress value (``$/progress`` ``value``) to the caller."""
+Notify = Callable[[dict[str, Any]], None]
+"""Queues one progress value (``$/progress`` ``value``) for the caller; never waits
+(progress is best effort), so a fire's begin and end need no await."""
 
 
 class FireProgress:
@@ -48,11 +49,11 @@ class FireProgress:
         """Whether the caller asked for progress (slow notices reach only it)."""
         return self._notify is not None
 
-    async def begin(self) -> None:
+    def begin(self) -> None:
         if self._notify is None:
             return
         total = self._total
-        await self._send(
+        self._send(
             {
                 "kind": "begin",
                 "title": f"hookd {self._request.dialect.value} {self._request.event}",
@@ -73,11 +74,11 @@ class FireProgress:
         if self._notify is None:
             return
         name = self._module.hook_label(spec)
-        await self._report("hook/started", describe(index, spec), f"started {name}")
+        self._report("hook/started", describe(index, spec), f"started {name}")
 
     async def slow(self, index: int, spec: HookSpec, elapsed_ms: int) -> None:
         name = self._module.hook_label(spec)
-        await self._report(
+        self._report(
             "hook/slow",
             {**describe(index, spec), "elapsedMs": elapsed_ms},
             f"{name} is slow: still running after {elapsed_ms} ms",
@@ -94,9 +95,9 @@ class FireProgress:
         name = self._module.hook_label(report.spec)
         outcome = "timed out" if run["timedOut"] else f"exit {run['exitCode']}"
         message = f"finished {name} in {run['durationMs']:.0f} ms ({outcome})"
-        await self._report("hook/finished", dict(run), message)
+        self._report("hook/finished", dict(run), message)
 
-    async def end(self, result: FireResult, slowest_spec: HookSpec | None) -> None:
+    def end(self, result: FireResult, slowest_spec: HookSpec | None) -> None:
         if self._notify is None:
             return
         count = len(result["hooks"])
@@ -107,7 +108,7 @@ class FireProgress:
             message += f"; slowest: {name} ({slowest['durationMs']:.0f} ms)"
         if result["blocked"]:
             message += "; blocked"
-        await self._send(
+        self._send(
             {
                 "kind": "end",
                 "message": message,
@@ -120,9 +121,9 @@ class FireProgress:
             }
         )
 
-    async def end_cancelled(self, elapsed_s: float) -> None:
+    def end_cancelled(self, elapsed_s: float) -> None:
         """Closes the progress of a fire that was cancelled or failed, as LSP expects."""
-        await self._send(
+        self._send(
             {
                 "kind": "end",
                 "message": f"cancelled after {elapsed_s * 1000:.0f} ms",
@@ -136,11 +137,11 @@ class FireProgress:
             }
         )
 
-    async def _report(self, kind: str, data: dict[str, Any], message: str) -> None:
+    def _report(self, kind: str, data: dict[str, Any], message: str) -> None:
         if self._notify is None:
             return
         done, total = self._entry.hooks_done, self._total
-        await self._send(
+        self._send(
             {
                 "kind": "report",
                 "message": message,
@@ -149,6 +150,6 @@ class FireProgress:
             }
         )
 
-    async def _send(self, value: dict[str, Any]) -> None:
+    def _send(self, value: dict[str, Any]) -> None:
         if self._notify is not None:
-            await self._notify(value)
+            self._notify(value)

@@ -2,8 +2,10 @@
 
 * Messages are read as they arrive and each request runs in its own task, so a slow
   ``fire`` never holds up a ``status`` on the same connection; replies are matched by id
-  (JSON-RPC allows any order). At most ``max_in_flight_per_connection`` requests (batch
-  elements count one each) run at once: past that, reading pauses until one finishes.
+  (JSON-RPC allows any order). A request a starter can answer at once (a fire with no
+  hook to run in the foreground: most tool calls) is answered as it is read, no task.
+  At most ``max_in_flight_per_connection`` requests (batch elements count one each) run
+  at once: past that, reading pauses until one finishes.
 * ``$/cancelRequest {id}`` cancels the request(s) with that id, even one that arrived in
   the same packet: hooks' process groups are killed, and the answer is -32800.
 * A client that goes away cancels everything it started. A half-close (the client shut
@@ -62,7 +64,14 @@ from hookd.protocol import request as request_message
 
 from ..runner.client_handler import ClientCallFailed
 from .context import RequestContext, Services
-from .dispatch import dispatch_request
+from .dispatch import (
+    NOT_STARTED,
+    Later,
+    NotStarted,
+    dispatch_request,
+    finish_request,
+    start_request,
+)
 from .limits import ClientLimits
 from .peer import Caller
 from .socket_reader import SocketReader
@@ -417,6 +426,14 @@ class Connection:
                              "answers to its hook/run requests; retry later")  # fmt: skip
                 return
             await self._changed.wait()
+        later = None
+        if not isinstance(message, list) and not self._closing:
+            begun = self._start(message)
+            if not isinstance(begun, Later | NotStarted):
+                if begun is not None:
+                    self.send(begun)
+                return  # answered at once: no task, nothing in flight
+            later = begun if isinstance(begun, Later) else None
         # Admitted (and cancellable) now, before their tasks start, so that a cancel in
         # the same packet, or a shutdown, reaches them.
         admitted = [self._admit(item) for item in items]
@@ -424,7 +441,15 @@ class Connection:
         if isinstance(message, list):
             nursery.start_soon(self._batch, items, admitted)
         else:
-            nursery.start_soon(self._single, items[0], admitted[0])
+            nursery.start_soon(self._single, items[0], admitted[0], later)
+
+    def _start(self, message: Any) -> dict[str, Any] | Later | NotStarted | None:
+        """A single request a starter answers at once (a fire with no hook to run), or
+        begins (``Later``: its task runs the rest); else ``NOT_STARTED``."""
+        if invalid_request_reason(message) is not None:
+            return NOT_STARTED
+        context = RequestContext(self, message.get("id"))
+        return start_request(self.services.starters, context, message)
 
     def _admit(self, message: Any) -> tuple[int, _Request] | None:
         if invalid_request_reason(message) is not None or message["method"] == CANCEL_REQUEST:
@@ -449,9 +474,11 @@ class Connection:
             return
         self.send(replies if isinstance(message, list) else replies[0])
 
-    async def _single(self, message: Any, admitted: tuple[int, _Request] | None) -> None:
+    async def _single(
+        self, message: Any, admitted: tuple[int, _Request] | None, later: Later | None = None
+    ) -> None:
         try:
-            response = await self._answer(message, admitted)
+            response = await self._answer(message, admitted, later)
             if response is not None:
                 self.send(response)
         finally:
@@ -480,9 +507,11 @@ class Connection:
         self._signal_change()
 
     async def _answer(
-        self, message: Any, admitted: tuple[int, _Request] | None
+        self, message: Any, admitted: tuple[int, _Request] | None, later: Later | None = None
     ) -> dict[str, Any] | None:
-        """The response to one request (None for a notification), cancellation included."""
+        """The response to one request (None for a notification), cancellation included;
+        ``later``: the rest of a request its starter began (dropped if cancelled first:
+        a starter leaves nothing behind until awaited)."""
         if admitted is None:
             reason = invalid_request_reason(message)
             if reason is None:  # a valid $/cancelRequest inside a batch
@@ -492,6 +521,8 @@ class Connection:
         try:
             if not request.scope.cancel_called:  # cancelled before it started: do not run
                 with request.scope:
+                    if later is not None:
+                        return await finish_request(message, later)
                     context = RequestContext(self, request.request_id)
                     return await dispatch_request(self.services.methods, context, message)
             if not request.has_id:

@@ -7,7 +7,7 @@ from collections.abc import Iterable, MutableSet
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..fire.pipeline import FireServices
-from .dispatch import Method
+from .dispatch import Method, Starter
 from .limits import ClientLimits
 
 if TYPE_CHECKING:
@@ -22,6 +22,11 @@ class Services(FireServices, Protocol):
 
     @property
     def methods(self) -> dict[str, Method]: ...
+
+    @property
+    def starters(self) -> dict[str, Starter]:
+        """Methods that may answer at once, tried before ``methods`` for single requests."""
+        ...
 
     @property
     def limits(self) -> ClientLimits:

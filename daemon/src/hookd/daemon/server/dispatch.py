@@ -15,7 +15,7 @@ from __future__ import annotations
 import inspect
 import warnings
 from collections.abc import Awaitable, Callable
-from functools import cache, partial
+from functools import cache, partial, wraps
 from typing import Any
 
 import structlog
@@ -31,11 +31,88 @@ with warnings.catch_warnings():
     from jsonrpcserver.sentinels import NODATA
     from oslash.either import Left
 
-__all__ = ["Error", "JsonRpcError", "Method", "Success", "dispatch_request"]
+__all__ = [
+    "NOT_STARTED",
+    "Error",
+    "JsonRpcError",
+    "Later",
+    "Method",
+    "NotStarted",
+    "Starter",
+    "Success",
+    "awaited",
+    "dispatch_request",
+    "finish_request",
+    "start_request",
+]
 
 log = structlog.get_logger("hookd.rpc")
 
 Method = Callable[..., Awaitable[Any]]
+
+
+class Later:
+    """What a starter returns when its answer needs awaiting (a fire with hooks to run):
+    ``finish`` gives the ``Success``/``Error`` then, in the request's own task."""
+
+    __slots__ = ("finish",)
+
+    def __init__(self, finish: Callable[[], Awaitable[Any]]) -> None:
+        self.finish = finish
+
+
+Starter = Callable[..., Any]
+"""A method split in two: called synchronously with the context and the params, it
+returns its ``Success``/``Error`` at once, or a ``Later`` (its signature is checked as a
+method's is)."""
+
+
+class NotStarted:
+    """``start_request``: no starter takes this request; dispatch it as usual."""
+
+
+NOT_STARTED = NotStarted()
+
+
+def awaited(starter: Starter) -> Method:
+    """The starter as an ordinary method (batches, and the server's usual path); its
+    signature is the starter's, so parameters are checked the same way."""
+
+    @wraps(starter)
+    async def method(context: Any, **params: Any) -> Any:
+        begun = starter(context, **params)
+        return await begun.finish() if isinstance(begun, Later) else begun
+
+    return method
+
+
+def start_request(
+    starters: dict[str, Starter], context: Any, message: dict[str, Any]
+) -> dict[str, Any] | Later | NotStarted | None:
+    """Answer an already-validated single request at once when a starter takes it: its
+    response (None for a notification), a ``Later`` to await in a task (then
+    ``finish_request``), or ``NOT_STARTED`` (no starter, or params that do not bind:
+    ``dispatch_request`` gives jsonrpcserver's own answer)."""
+    params = message.get("params", {})
+    starter = starters.get(message["method"])
+    if starter is None or not isinstance(params, dict) or not _fits(starter, params):
+        return NOT_STARTED
+    try:
+        result = starter(context, **params)
+        if isinstance(result, Later):
+            return result
+        validate_result(result)
+    except JsonRpcError as exc:
+        result = Error(exc.code, exc.message, exc.data)
+    except Exception as exc:  # a bug in a method: answer, log, keep serving
+        log.exception("method_failed", method=message["method"])
+        result = _internal_error(exc)
+    return _response(message, result)
+
+
+async def finish_request(message: dict[str, Any], later: Later) -> dict[str, Any] | None:
+    """The response of a request ``start_request`` left to await."""
+    return _response(message, await _settled(later.finish, message["method"]))
 
 
 async def dispatch_request(
@@ -63,8 +140,14 @@ async def dispatch_request(
             result = method
         else:
             result = await _call(method._value, context, params, message["method"])
-    if is_notification:
+    return _response(message, result)
+
+
+def _response(message: dict[str, Any], result: Any) -> dict[str, Any] | None:
+    """The JSON-RPC response for a method's ``Success``/``Error`` (None: a notification)."""
+    if "id" not in message:
         return None
+    request_id: RequestId | None = message["id"]
     if isinstance(result, Left):
         err = result._error
         data = None if err.data is NODATA else err.data
@@ -93,12 +176,21 @@ def _fits(function: Method, params: dict[str, Any]) -> bool:
 
 
 async def _call(function: Method, context: Any, params: dict[str, Any], name: str) -> Any:
+    return await _settled(partial(function, context, **params), name)
+
+
+async def _settled(run: Callable[[], Awaitable[Any]], name: str) -> Any:
+    """What ``run`` returns, or the ``Error`` it raised (a bug: -32603, logged)."""
     try:
-        result = await function(context, **params)
+        result = await run()
         validate_result(result)
     except JsonRpcError as exc:
         return Error(exc.code, exc.message, exc.data)
     except Exception as exc:  # a bug in a method: answer, log, keep serving
         log.exception("method_failed", method=name)
-        return Error(INTERNAL_ERROR, "Internal error", f"{type(exc).__name__}: {exc}")
+        return _internal_error(exc)
     return result
+
+
+def _internal_error(exc: Exception) -> Any:
+    return Error(INTERNAL_ERROR, "Internal error", f"{type(exc).__name__}: {exc}")

@@ -30,12 +30,12 @@ from hookd.protocol import (
 
 from ..audit import Peer
 from ..fire.params import InvalidFire, is_usable_path, parse_fire
-from ..fire.pipeline import FirePorts, fire
+from ..fire.pipeline import Fire, FirePorts
 from .context import RequestContext
-from .dispatch import JsonRpcError, Method, Success
+from .dispatch import JsonRpcError, Later, Method, Starter, Success, awaited
 
 
-async def fire_method(
+def start_fire(
     ctx: RequestContext,
     agent: Any = None,
     event: Any = None,
@@ -50,7 +50,10 @@ async def fire_method(
     relay: Any = False,
     relayEntry: Any = None,
 ) -> Any:
-    """Run the hooks of one agent event and return their combined result."""
+    """Run the hooks of one agent event and return their combined result.
+
+    Answered at once when no hook runs in the foreground (no task, no await: the cost of
+    the many tool calls no hook matches); otherwise the hooks run when awaited."""
     params = {
         "clientHandlers": clientHandlers,
         "hooksDirs": hooksDirs,
@@ -86,7 +89,7 @@ async def fire_method(
     notify = None
     if isinstance(workDoneToken, int | str) and not isinstance(workDoneToken, bool):
 
-        async def notify(value: dict[str, Any]) -> None:
+        def notify(value: dict[str, Any]) -> None:
             connection.send_progress(PROGRESS, {"token": workDoneToken, "value": value})
 
     def deliver(result: dict[str, Any]) -> None:
@@ -105,16 +108,24 @@ async def fire_method(
         audit.fire, peer=peer, request_id=ctx.request_id, agent=request.dialect.value,
         event=request.event, roots=request.roots, depth=request.depth,
     )  # fmt: skip
-    started = time.perf_counter()
-    try:
-        result = await fire(request, services, ports)
-    except BaseException as exc:
-        outcome = "cancelled" if _only_cancelled(exc) else "failed"
-        elapsed = round((time.perf_counter() - started) * 1000, 3)
-        record(outcome=outcome, duration_ms=elapsed)
-        raise
-    record(result=result)
-    return Success(result)
+    started = Fire(request, services, ports)
+    if not started.specs:
+        result = started.result_now()
+        record(result=result)
+        return Success(result)
+
+    async def run() -> Any:
+        try:
+            result = await started.result()
+        except BaseException as exc:
+            outcome = "cancelled" if _only_cancelled(exc) else "failed"
+            elapsed = round((time.perf_counter() - started.started) * 1000, 3)
+            record(outcome=outcome, duration_ms=elapsed)
+            raise
+        record(result=result)
+        return Success(result)
+
+    return Later(run)
 
 
 async def status_method(ctx: RequestContext) -> Any:
@@ -204,7 +215,7 @@ def _checked_roots(roots: Any) -> list[str]:
 
 
 METHODS: dict[str, Method] = {
-    FIRE: fire_method,
+    FIRE: awaited(start_fire),
     STATUS: status_method,
     HOOKS_LIST: hooks_list_method,
     ROOTS_ADD: roots_add_method,
@@ -212,3 +223,6 @@ METHODS: dict[str, Method] = {
     SHUTDOWN: shutdown_method,
     DISCOVER: discover_method,
 }
+
+STARTERS: dict[str, Starter] = {FIRE: start_fire}
+"""Methods that can answer at once, without a task: the server tries these first."""
