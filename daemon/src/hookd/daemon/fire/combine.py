@@ -16,6 +16,7 @@ Rules (the same for every dialect, with the text-joining policy the dialect decl
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from typing import Any
 
 from ..model import DECISION_RANK, Combined, CombinePolicy, Decision, HookReport, Verdict
@@ -23,6 +24,17 @@ from ..model import DECISION_RANK, Combined, CombinePolicy, Decision, HookReport
 
 def combine(reports: Sequence[HookReport], policy: CombinePolicy) -> Combined:
     """The hooks' verdicts merged by the rules above, with the dialect's text policy."""
+    if not reports:
+        return _nothing(policy)  # most fires: a frozen value, made once per policy
+    return _combine(reports, policy)
+
+
+@cache
+def _nothing(policy: CombinePolicy) -> Combined:
+    return _combine((), policy)
+
+
+def _combine(reports: Sequence[HookReport], policy: CombinePolicy) -> Combined:
     ordered = sorted(reports, key=lambda r: r.spec.order)
     verdicts = [r.verdict for r in ordered]
     blocked = any(v.blocks for v in verdicts)

@@ -77,7 +77,8 @@ def start_fire(
     peer = Peer(caller.pid, caller.uid, caller.inside_hook)
     audit = services.audit
     try:
-        request = replace(request, depth=_nesting(ctx))
+        if caller.inside_hook:  # else the depth is 0, as parsed
+            request = replace(request, depth=_nesting(ctx))
     except JsonRpcError as refused:
         audit.fire(
             peer=peer, request_id=ctx.request_id, agent=request.dialect.value,
