@@ -23,7 +23,7 @@ from hookd.protocol import (
 )
 
 from ._connection import Connection
-from ._errors import ConnectionLost, RemoteError, RequestCancelled
+from ._errors import ConnectionLost, HookdClientError, RemoteError, RequestCancelled
 
 if TYPE_CHECKING:
     from concurrent.futures import ThreadPoolExecutor
@@ -116,7 +116,7 @@ class FireCall:
         try:
             with self._lock:
                 self._connection.send_raw_json(frame)
-        except (ConnectionLost, OSError) as exc:  # seen by the reading thread, raised there
+        except (HookdClientError, OSError) as exc:  # seen by the reading thread, raised there
             self._unsent.append(exc)
 
     def result(self) -> dict[str, Any]:
