@@ -18,7 +18,6 @@ from hookd.protocol import (
     dumps,
     error,
     notification,
-    request,
     success,
 )
 
@@ -158,7 +157,7 @@ class Client:
     def call(self, method: str, params: dict[str, Any] | None = None) -> Any:
         """Send one request and wait for its result."""
         request_id = next(_ids)
-        self._connection.send_request(request(method, params, request_id))
+        self._connection.send_request(method, params, request_id)
         deadline = time.monotonic() + self.timeout_s
         while True:
             message = self._connection.receive(deadline)
@@ -209,7 +208,7 @@ class Client:
             params["clientHandlers"] = sorted(handlers)
         if hooks_dirs:
             params["hooksDirs"] = hooks_dirs
-        self._connection.send_request(request("fire", params, request_id))
+        self._connection.send_request("fire", params, request_id)
         # A fire may legitimately run as long as its hooks' timeouts; wait generously.
         wait_s = max(self.timeout_s, (timeout_ms or 0) / 1000 + 30, 3600)
         return FireCall(

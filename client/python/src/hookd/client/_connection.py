@@ -44,6 +44,18 @@ _POLLIN = select.POLLIN
 _READABLE = select.POLLIN | select.POLLHUP | select.POLLERR
 
 
+_loads = json.JSONDecoder().decode
+"""``json.loads`` of text without its per-call encoding detection (hookd writes ASCII)."""
+
+
+def _request_frame(method: str, params: dict[str, Any] | None, request_id: RequestId) -> bytes:
+    """``dumps(request(method, params, request_id))`` and its newline, byte for byte:
+    only ``params`` goes through the JSON encoder (the envelope is a format string)."""
+    tail = b',"params":' + dumps(params) if params is not None else b""
+    head = b"%d" % request_id if type(request_id) is int else dumps(request_id)
+    return b'{"jsonrpc":"2.0","id":%s,"method":%s%s}\n' % (head, dumps(method), tail)
+
+
 class Connection:
     """One socket; ``send`` messages and ``receive`` them one at a time."""
 
@@ -109,7 +121,9 @@ class Connection:
             if remaining <= 0 or not waiter.poll(remaining * 1000):
                 raise DaemonUnresponsive(self.socket_path, self.timeout_s)
 
-    def send_request(self, message: dict[str, Any]) -> None:
+    def send_request(
+        self, method: str, params: dict[str, Any] | None, request_id: RequestId
+    ) -> None:
         """Send a request, reading replies meanwhile (kept for ``receive``).
 
         Only from the thread that also calls ``receive``.
@@ -121,7 +135,7 @@ class Connection:
             ConnectionLost: the daemon closed the connection.
             DaemonUnresponsive: the daemon took no bytes for the connection's timeout.
         """
-        frame = dumps(message) + b"\n"
+        frame = _request_frame(method, params, request_id)
         try:
             sent = self._sock.send(frame, _DONTWAIT)
         except BlockingIOError:
@@ -130,7 +144,7 @@ class Connection:
             self._read_what_is_left()
             raise self._closed("hookd closed the connection") from None
         if sent < len(frame):  # larger than the socket buffer: write while reading
-            self._send_rest(memoryview(frame)[sent:], message.get("id"), len(frame))
+            self._send_rest(memoryview(frame)[sent:], request_id, len(frame))
 
     def _send_rest(self, frame: memoryview, request_id: RequestId | None, total: int) -> None:
         """The rest of a request the socket did not take at once, read replies as they
@@ -198,14 +212,14 @@ class Connection:
         The usual read (whole lines, nothing left from before) is split here: the
         decoder's sniffing and buffering are for replies cut across reads."""
         if data[-1:] == b"\n" and data[:1] == b"{" and not self._decoder.buffered:
-            bodies: Any = data.split(b"\n")
+            bodies: list[bytes] = data.split(b"\n")
             bodies.pop()
         else:
             try:
                 bodies = list(self._decoder.feed(data))
             except FramingError as exc:
                 raise ConnectionLost(f"cannot read hookd's reply: {exc}") from None
-        messages = [json.loads(body) for body in bodies if body and not body.isspace()]
+        messages = [_loads(body.decode()) for body in bodies if body and not body.isspace()]
         for message in messages:
             if isinstance(message, dict) and message.get("id", 0) is None:
                 failure = message.get("error")
