@@ -6,7 +6,7 @@ that answer must be seen, not left unread behind a write that can never finish.
 
 hookd sits on the path of every tool call, so a round trip costs what a bare socket's
 does: one ``send`` that takes the whole frame (polling only when it did not), one
-``poll`` on an object kept for the connection, one ``recv``, one ``json.loads``. The
+``poll`` on an object kept for the connection, one ``recv``, one JSON decode. The
 socket stays in blocking mode but every call passes ``MSG_DONTWAIT`` and waits with
 ``poll`` (never ``select``: the client may hold fds past ``FD_SETSIZE``), so no call
 pays CPython's own poll-before-each-call of a socket with a timeout, and a send from
@@ -100,7 +100,8 @@ class Connection:
 
         Raises:
             ConnectionLost: the daemon closed the connection.
-            DaemonUnresponsive: the daemon took no bytes for the connection's timeout.
+            DaemonUnresponsive: the daemon did not take it all within the connection's
+                timeout from the first wait (as ``sendall`` with a timeout did).
         """
         frame = memoryview(body + b"\n")
         waiter: select.poll | None = None
