@@ -210,9 +210,9 @@ class Connection:
         """The messages ``data`` completes, also kept for ``receive``; an error the daemon
         sent with id null is kept as the reason to give if it then closes.
 
-        The usual read (whole lines, nothing left from before) is split here: the
-        decoder's sniffing and buffering are for replies cut across reads."""
-        if data[-1:] == b"\n" and data[:1] == b"{" and not self._decoder.buffered:
+        The usual read (whole lines, the decoder in no message) is split here: the
+        decoder's sniffing, buffering and skipping are for replies cut across reads."""
+        if data[-1:] == b"\n" and data[:1] == b"{" and not self._decoder.mid_message:
             bodies: list[bytes] = data.split(b"\n")
             bodies.pop()
         else:
