@@ -5,6 +5,7 @@ from __future__ import annotations
 import socket
 import subprocess
 import sys
+import time
 from functools import partial
 from pathlib import Path
 
@@ -107,6 +108,28 @@ def test_unresponsive_daemon_is_distinguished(short_dir: Path) -> None:
         client.close()
     finally:
         mute.close()
+
+
+def test_writes_to_a_daemon_that_stops_reading_end_at_the_timeout(short_dir: Path) -> None:
+    """A request larger than the socket buffer, and a message sent the way hook/run
+    answers and cancel are: neither blocks past the timeout once the daemon stops
+    taking bytes."""
+    path = str(short_dir / "deaf.sock")
+    deaf = socket.socket(socket.AF_UNIX)
+    deaf.bind(path)
+    deaf.listen(1)
+    try:
+        with Client(path, timeout_s=0.2) as client:
+            started = time.monotonic()
+            with pytest.raises(DaemonUnresponsive):
+                client.call("hooks/list", {"roots": ["x" * 8_000_000]})
+            with pytest.raises(DaemonUnresponsive):
+                client._connection.send_raw_json(b'"' + b"y" * 8_000_000 + b'"')
+            elapsed = time.monotonic() - started
+    finally:
+        deaf.close()
+
+    assert elapsed < 5
 
 
 def test_client_and_protocol_never_import_trio() -> None:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import resource
 import threading
 from dataclasses import replace
 from pathlib import Path
@@ -74,3 +76,29 @@ async def test_python_client_runs_handlers_concurrently_and_reports_bad_results(
     assert [h["error"] for h in both["hooks"]] == [None, None]
     assert all("JSON serializable" in h["error"] for h in bad["hooks"])
     assert json.dumps(bad)  # the fire itself still answered
+
+
+async def test_a_client_holding_fds_past_fd_setsize_still_talks(daemon) -> None:
+    """select() refuses fds >= FD_SETSIZE (1024) with ValueError; an agent with many
+    open files gets a socket past it, so the client waits with poll()."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 1200:
+        pytest.skip(f"the hard fd limit ({hard}) is under 1200")
+    if soft != resource.RLIM_INFINITY and soft < 1200:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (1200, hard))
+    null = os.open(os.devnull, os.O_RDONLY)
+    held = [os.dup(null) for _ in range(1100)]
+
+    def talk() -> tuple[int, dict]:
+        with Client(daemon.socket) as client:
+            return client._connection._sock.fileno(), client.status()
+
+    try:
+        fileno, status = await trio.to_thread.run_sync(talk)
+    finally:
+        for fd in (null, *held):
+            os.close(fd)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+    assert fileno >= 1024
+    assert status["pid"] == os.getpid()

@@ -18,12 +18,11 @@ from hookd.protocol import (
     dumps,
     error,
     notification,
-    request,
     success,
 )
 
 from ._connection import Connection
-from ._errors import ConnectionLost, RemoteError, RequestCancelled
+from ._errors import ConnectionLost, HookdClientError, RemoteError, RequestCancelled
 
 if TYPE_CHECKING:
     from concurrent.futures import ThreadPoolExecutor
@@ -116,7 +115,7 @@ class FireCall:
         try:
             with self._lock:
                 self._connection.send_raw_json(frame)
-        except (ConnectionLost, OSError) as exc:  # seen by the reading thread, raised there
+        except (HookdClientError, OSError) as exc:  # seen by the reading thread, raised there
             self._unsent.append(exc)
 
     def result(self) -> dict[str, Any]:
@@ -158,7 +157,7 @@ class Client:
     def call(self, method: str, params: dict[str, Any] | None = None) -> Any:
         """Send one request and wait for its result."""
         request_id = next(_ids)
-        self._connection.send_request(request(method, params, request_id))
+        self._connection.send_request(method, params, request_id)
         deadline = time.monotonic() + self.timeout_s
         while True:
             message = self._connection.receive(deadline)
@@ -209,7 +208,7 @@ class Client:
             params["clientHandlers"] = sorted(handlers)
         if hooks_dirs:
             params["hooksDirs"] = hooks_dirs
-        self._connection.send_request(request("fire", params, request_id))
+        self._connection.send_request("fire", params, request_id)
         # A fire may legitimately run as long as its hooks' timeouts; wait generously.
         wait_s = max(self.timeout_s, (timeout_ms or 0) / 1000 + 30, 3600)
         return FireCall(
