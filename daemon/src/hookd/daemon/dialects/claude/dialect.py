@@ -307,7 +307,7 @@ def _merged_list(loaded: Sequence[tuple[Source, Loaded]], key: str) -> tuple[str
 def select(
     loaded: Sequence[tuple[Source, Loaded]], request: FireRequest
 ) -> tuple[list[HookSpec], list[str]]:
-    policy = _policy(loaded)
+    policy: _Policy | None = None  # read only once a source has hooks for the event
     warnings: list[str] = []
     chosen: list[HookSpec] = []
     seen: set[str] = set()
@@ -319,13 +319,18 @@ def select(
     subagent_files, notes = agents.select(loaded, request)
     warnings += notes
     for source, content in loaded:
+        declared = content.hooks.get(request.event, ())
+        if not declared:
+            continue
+        if policy is None:
+            policy = _policy(loaded)
         if policy.disable_all and source.layer != "managed":
             continue
         if policy.disable_all == "managed":
             continue
         if request.relay and not source.adopted:
             continue  # the agent runs these itself; the relay must not run them again
-        for spec in content.hooks.get(request.event, ()):
+        for spec in declared:
             if RELAY_COMMAND.search(spec.command):
                 continue  # hookd's own relay entry
             if (
