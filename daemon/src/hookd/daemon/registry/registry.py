@@ -20,6 +20,7 @@ import os
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from types import MappingProxyType
 from typing import Any
 
 import structlog
@@ -475,7 +476,14 @@ def _load_event(module: DialectModule, source: Source, event: str) -> Loaded:
     except Exception as exc:
         log.exception("hook_source_unreadable", source=source.path)
         return Loaded(error=f"{source.path}: hookd could not read it ({exc!r})", unreadable=True)
-    return found if isinstance(found, Loaded) else Loaded(hooks={event: found})
+    if isinstance(found, Loaded):
+        return found
+    return Loaded(hooks={event: found}) if found else _NO_HOOKS
+
+
+_NO_HOOKS = Loaded(hooks=MappingProxyType({}), settings=MappingProxyType({}))
+"""A hook directory with no hook for the event (most of them, on most fires): one shared
+reading, read-only, rather than a new one per folder and fire."""
 
 
 def _signature(path: str) -> Signature | None:
