@@ -59,6 +59,39 @@ async def test_read_your_writes_for_cline_sdk_folders(rpc, workspace) -> None:
         assert (await rpc.fire("cline-sdk", "PreToolUse", [str(workspace)], {}))["hooks"] == []
 
 
+async def test_fires_differing_in_extra_folders_or_roots_each_read_their_own(
+    rpc, workspace, tmp_path
+) -> None:
+    """A fire's sources are kept per (dialect, roots, extra folders): fires that differ in
+    one of these each read their own folders, and a hook written into one of them right
+    before a fire is seen by that fire."""
+    first, second, other = tmp_path / "first", tmp_path / "second", tmp_path / "other-root"
+    for folder in (first, second, other / ".cline" / "hooks"):
+        folder.mkdir(parents=True)
+
+    async def hooks(roots: list[Path], extra: list[Path] | None = None) -> list[str]:
+        named = {"hooksDirs": [str(p) for p in extra]} if extra else {}
+        result = await rpc.fire("cline-sdk", "PreToolUse", [str(r) for r in roots], {}, **named)
+        return [h["source"] for h in result["hooks"]]
+
+    for _ in range(5):
+        (first / "PreToolUse.sh").write_text("echo '{}'\n")
+        assert await hooks([workspace], [first]) == [str(first / "PreToolUse.sh")]
+        assert await hooks([workspace], [second]) == []
+        (second / "PreToolUse.sh").write_text("echo '{}'\n")
+        (first / "PreToolUse.sh").unlink()
+        assert await hooks([workspace], [second]) == [str(second / "PreToolUse.sh")]
+        assert await hooks([workspace], [first]) == []
+        assert await hooks([workspace]) == []
+        (second / "PreToolUse.sh").unlink()
+        hook = other / ".cline" / "hooks" / "PreToolUse.sh"
+        hook.write_text("echo '{}'\n")
+        assert await hooks([other]) == [str(hook)]
+        assert await hooks([workspace]) == []
+        hook.unlink()
+        assert await hooks([other]) == []
+
+
 async def test_watcher_updates_listing_without_any_fire(rpc, workspace) -> None:
     """Registered roots are watched: a new settings file shows up in hooks/list by itself."""
     await rpc.call("roots/add", {"roots": [str(workspace)]})

@@ -117,6 +117,8 @@ def load_event(source: Source, event: str) -> tuple[HookSpec, ...]:
 
 def _specs(source: Source, event: str, paths: Sequence[str]) -> tuple[HookSpec, ...]:
     """The hooks of one folder; an adopted one sorts as if still in the agent's folder."""
+    if not paths:
+        return ()  # most folders, most events
     return tuple(
         HookSpec(
             dialect=DIALECT,

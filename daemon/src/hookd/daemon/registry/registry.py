@@ -20,6 +20,7 @@ import os
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from types import MappingProxyType
 from typing import Any
 
 import structlog
@@ -34,6 +35,18 @@ from ..trust.gate import TrustGate
 
 log = structlog.get_logger("hookd.registry")
 Signature = tuple[int, int, int, int]
+SourceKey = tuple[str, str]
+"""(dialect, path): a source's key in the registry's tables."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """What a fire of one (dialect, roots, extra hook dirs) reads, built once: its sources
+    in order, each with its key, and the registered hook directories among them (a first
+    sight counts them for ``status``). Only names and paths: nothing read from disk."""
+
+    sources: tuple[tuple[Source, SourceKey], ...]
+    hookdirs: tuple[tuple[Source, SourceKey], ...]
 
 
 @dataclass
@@ -75,6 +88,7 @@ class Registry:
         self.roots_forgotten = 0
         self._states: dict[tuple[str, str], SourceState] = {}
         self._sources_cache: dict[tuple[Dialect, tuple[str, ...]], list[Source]] = {}
+        self._plans: dict[tuple[Dialect, tuple[str, ...], tuple[str, ...]], _Plan] = {}
         self._dir_counts: dict[tuple[str, str], int] = {}
         self._dir_errors: dict[tuple[str, str], str] = {}
         """The last error of each hook directory (a plugin's broken hooks.json, a
@@ -167,15 +181,16 @@ class Registry:
             return self._count_dir(source)  # what a fire saw, status shows at once
         return self._fresh(source).loaded
 
-    def _state(self, source: Source) -> SourceState:
-        key = (source.dialect, source.path)  # a StrEnum: the same key as its value's
+    def _state(self, source: Source, key: SourceKey | None = None) -> SourceState:
+        if key is None:
+            key = (source.dialect, source.path)  # a StrEnum: the same key as its value's
         state = self._states.get(key)
         if state is None:
             state = self._states[key] = SourceState(source)
         return state
 
-    def _fresh(self, source: Source) -> SourceState:
-        state = self._state(source)
+    def _fresh(self, source: Source, key: SourceKey | None = None) -> SourceState:
+        state = self._state(source, key)
         signature = _signature(source.path)
         if signature is None:
             if state.absent:
@@ -282,12 +297,13 @@ class Registry:
         self._note_dir_error(source, loaded)
         return loaded
 
-    def _note_dir_error(self, source: Source, loaded: Loaded) -> None:
-        key = (source.dialect.value, source.path)
+    def _note_dir_error(self, source: Source, loaded: Loaded, key: SourceKey | None = None) -> None:
+        if key is None:
+            key = (source.dialect.value, source.path)
         if loaded.error:
             self._dir_errors[key] = loaded.error
-        else:
-            self._dir_errors.pop(key, None)
+        elif key in self._dir_errors:
+            del self._dir_errors[key]
 
     def summary(self) -> dict[str, Any]:
         """Counts for ``status``: from what the watcher keeps current, no disk access.
@@ -314,25 +330,20 @@ class Registry:
         """The hooks one fire runs, in declaration order, warnings to report, and the
         sources hookd could not read because of its own limits (their hooks never ran)."""
         unread: list[str] = []
-        name = request.dialect  # a StrEnum: keys as its value does
         loaded: list[tuple[Source, Loaded]] = []
         warnings: list[str] = []
-        extra = [
-            Source(request.dialect, "hooks-dir", path, "hookdir")
-            for path in request.extra_hook_dirs
-        ]
-        registered = self.sources_for(request.dialect, request.roots)
-        for source in registered:
-            if source.kind == "hookdir" and (name, source.path) not in self._dir_counts:
+        plan = self._plan(request)
+        for source, key in plan.hookdirs:
+            if key not in self._dir_counts:
                 self._count_dir(source)  # first sight (a new root): status counts it now
-        for source in extra + registered:
+        for source, key in plan.sources:
             if source.kind == "hookdir":
                 content = _load_event(module, source, request.event)  # errors: the dialect's select
-                self._note_dir_error(source, content)
+                self._note_dir_error(source, content, key)
                 if content.hookd_limit and content.error:
                     unread.append(content.error)
             else:
-                state = self._fresh(source)
+                state = self._fresh(source, key)
                 content = state.loaded
                 if state.error:
                     warnings.append(_error_warning(state))
@@ -343,8 +354,28 @@ class Registry:
             specs, selection_warnings = module.select(loaded, request)
         else:
             specs, selection_warnings = self._trusted(loaded, request, module, warnings)
-        ordered = [replace(spec, order=index) for index, spec in enumerate(specs)]
+        ordered = [spec if spec.order == index else replace(spec, order=index)
+                   for index, spec in enumerate(specs)]  # fmt: skip
         return ordered, warnings + selection_warnings, unread
+
+    def _plan(self, request: FireRequest) -> _Plan:
+        """The fire's sources (the request's extra hook directories first), cached by
+        everything they are made of: the dialect, the roots and the extra directories."""
+        plan_key = (request.dialect, request.roots, request.extra_hook_dirs)
+        plan = self._plans.get(plan_key)
+        if plan is None:
+            extra = [
+                Source(request.dialect, "hooks-dir", path, "hookdir")
+                for path in request.extra_hook_dirs
+            ]
+            registered = self.sources_for(request.dialect, request.roots)
+            keyed = tuple((source, _key(source)) for source in extra + registered)
+            plan = _Plan(keyed, tuple(pair for pair in keyed[len(extra) :]
+                                      if pair[0].kind == "hookdir"))  # fmt: skip
+            if len(self._plans) > 4096:
+                self._plans.clear()
+            self._plans[plan_key] = plan
+        return plan
 
     def _trusted(
         self,
@@ -420,6 +451,10 @@ class Registry:
         return files + folders
 
 
+def _key(source: Source) -> SourceKey:
+    return (source.dialect.value, source.path)
+
+
 def _load(module: DialectModule, source: Source) -> Loaded:
     """The dialect's reading of a source. A file no reader foresaw (a bug in hookd) is
     that file's error, never a fire's or the watcher's: the daemon keeps serving."""
@@ -441,7 +476,14 @@ def _load_event(module: DialectModule, source: Source, event: str) -> Loaded:
     except Exception as exc:
         log.exception("hook_source_unreadable", source=source.path)
         return Loaded(error=f"{source.path}: hookd could not read it ({exc!r})", unreadable=True)
-    return found if isinstance(found, Loaded) else Loaded(hooks={event: found})
+    if isinstance(found, Loaded):
+        return found
+    return Loaded(hooks={event: found}) if found else _NO_HOOKS
+
+
+_NO_HOOKS = Loaded(hooks=MappingProxyType({}), settings=MappingProxyType({}))
+"""A hook directory with no hook for the event (most of them, on most fires): one shared
+reading, read-only, rather than a new one per folder and fire."""
 
 
 def _signature(path: str) -> Signature | None:

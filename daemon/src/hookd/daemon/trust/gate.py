@@ -86,24 +86,28 @@ class TrustGate:
         self._configs: StatCache[str | None] = StatCache()
         self._content: dict[str, tuple[Loaded, str]] = {}
         self._checked: dict[str, tuple[Loaded, str | None]] = {}
-        self._fire_settings: dict[str, tuple[Source, Loaded]] = {}
+        self._fire_loaded: Sequence[tuple[Source, Loaded]] = ()
+        self._fire_settings: dict[str, tuple[Source, Loaded]] | None = None
 
     # the check ------------------------------------------------------------------------
     def screen(self, loaded: Sequence[tuple[Source, Loaded]], event: str) -> Screened:
         workspaces: dict[str, _Workspace] = {}
-        self._fire_settings = {s.path: (s, c) for s, c in loaded if s.kind == "settings"}
+        self._fire_loaded, self._fire_settings = loaded, None
         run: list[tuple[Source, Loaded]] = []
-        report: list[tuple[Source, Loaded]] = []
-        refused_any = False
-        for source, content in loaded:
+        # The report is made at the first refusal (until then it is ``run``): most fires
+        # refuse nothing.
+        report: list[tuple[Source, Loaded]] | None = None
+        for pair in loaded:
+            source, content = pair
             specs = content.hooks.get(event, ())
             if not specs and not content.settings:
-                run.append((source, content))
-                report.append((source, content))
+                run.append(pair)
+                if report is not None:
+                    report.append(pair)
                 continue
             problem = self._source_problem(source, content, workspaces)
             if problem is not None:
-                refused_any = True
+                report = run.copy() if report is None else report
                 run.append((source, Loaded(error=content.error)))
                 marked = tuple(replace(spec, refused=problem) for spec in specs)
                 report.append((source, Loaded(hooks={event: marked}, error=content.error)))
@@ -115,15 +119,24 @@ class TrustGate:
                 kept += [] if why else [spec]
                 marked_specs.append(replace(spec, refused=why) if why else spec)
             if len(kept) == len(specs):
-                run.append((source, content))
-                report.append((source, content))
+                run.append(pair)
+                if report is not None:
+                    report.append(pair)
                 continue
-            refused_any = True
+            report = run.copy() if report is None else report
             run.append((source, replace(content, hooks={**content.hooks, event: tuple(kept)})))
             report.append(
                 (source, replace(content, hooks={**content.hooks, event: tuple(marked_specs)}))
             )
-        return Screened(run, report if refused_any else None)
+        return Screened(run, report)
+
+    def _settings_in_fire(self) -> dict[str, tuple[Source, Loaded]]:
+        """The fire's settings files by path, made only when a workspace check needs them
+        (to digest what the fire read rather than read the file again)."""
+        if self._fire_settings is None:
+            self._fire_settings = {s.path: (s, c) for s, c in self._fire_loaded
+                                   if s.kind == "settings"}  # fmt: skip
+        return self._fire_settings
 
     def _source_problem(
         self, source: Source, content: Loaded, workspaces: dict[str, _Workspace]
@@ -200,7 +213,7 @@ class TrustGate:
                 current = self.digests.of(path)
             else:
                 spelled = root + path[len(real) :] if path.startswith(real + os.sep) else path
-                in_fire = self._fire_settings.get(spelled)
+                in_fire = self._settings_in_fire().get(spelled)
                 current = self._content_digest(*in_fire) if in_fire else self._config(path, dialect)
             if current != recorded:
                 change = "was removed" if current is None else "changed"

@@ -260,37 +260,38 @@ class _Policy:
 
 
 def _policy(loaded: Sequence[tuple[Source, Loaded]]) -> _Policy:
-    managed_only = any(
-        content.settings.get("allowManagedHooksOnly") is True
-        for source, content in loaded
-        if source.layer == "managed"
-    )
+    # Only sources with settings decide (most of a fire's have none): one short list, read
+    # by every merge below instead of each merge going over every source.
+    configured = [(source, content) for source, content in loaded if content.settings]
+    managed = [(source, content) for source, content in configured if source.layer == "managed"]
     return _Policy(
-        disable_all=_disable_all_hooks(loaded),
-        managed_only=managed_only,
-        url_allowlist=_merged_list(loaded, "allowedHttpHookUrls"),
-        env_allowlist=_merged_list(loaded, "httpHookAllowedEnvVars"),
-        managed_env_allowlist=_merged_list(
-            [(s, c) for s, c in loaded if s.layer == "managed"], "httpHookAllowedEnvVars"
+        disable_all=_disable_all_hooks(configured),
+        managed_only=any(
+            content.settings.get("allowManagedHooksOnly") is True for _source, content in managed
         ),
-        enabled_plugins=_merged_map(loaded, "enabledPlugins"),
-        plugin_configs=_merged_map(loaded, "pluginConfigs"),
+        url_allowlist=_merged_list(configured, "allowedHttpHookUrls"),
+        env_allowlist=_merged_list(configured, "httpHookAllowedEnvVars"),
+        managed_env_allowlist=_merged_list(managed, "httpHookAllowedEnvVars"),
+        enabled_plugins=_merged_map(configured, "enabledPlugins"),
+        plugin_configs=_merged_map(configured, "pluginConfigs"),
     )
 
 
 _PRECEDENCE = ("user", "project", "local", "managed")
+_RANK = {layer: rank for rank, layer in enumerate(_PRECEDENCE)}
 
 
 def _merged_map(loaded: Sequence[tuple[Source, Loaded]], key: str) -> dict[str, Any]:
     """An object setting merged key by key over the layers, the higher layer winning
     (user < project < local < managed): a project may turn off a plugin the user
-    enabled, and managed settings decide last."""
+    enabled, and managed settings decide last (a stable sort: one layer's sources keep
+    their order; a source of another layer, a plugin's, counts for nothing)."""
+    values = [(rank, value) for source, content in loaded
+              if (rank := _RANK.get(source.layer)) is not None
+              and isinstance(value := content.settings.get(key), dict)]  # fmt: skip
     merged: dict[str, Any] = {}
-    for layer in _PRECEDENCE:
-        for source, content in loaded:
-            value = content.settings.get(key)
-            if source.layer == layer and isinstance(value, dict):
-                merged.update(value)
+    for _rank, value in sorted(values, key=lambda pair: pair[0]):
+        merged.update(value)
     return merged
 
 
@@ -306,7 +307,7 @@ def _merged_list(loaded: Sequence[tuple[Source, Loaded]], key: str) -> tuple[str
 def select(
     loaded: Sequence[tuple[Source, Loaded]], request: FireRequest
 ) -> tuple[list[HookSpec], list[str]]:
-    policy = _policy(loaded)
+    policy: _Policy | None = None  # read only once a source has hooks for the event
     warnings: list[str] = []
     chosen: list[HookSpec] = []
     seen: set[str] = set()
@@ -318,13 +319,18 @@ def select(
     subagent_files, notes = agents.select(loaded, request)
     warnings += notes
     for source, content in loaded:
+        declared = content.hooks.get(request.event, ())
+        if not declared:
+            continue
+        if policy is None:
+            policy = _policy(loaded)
         if policy.disable_all and source.layer != "managed":
             continue
         if policy.disable_all == "managed":
             continue
         if request.relay and not source.adopted:
             continue  # the agent runs these itself; the relay must not run them again
-        for spec in content.hooks.get(request.event, ()):
+        for spec in declared:
             if RELAY_COMMAND.search(spec.command):
                 continue  # hookd's own relay entry
             if (
