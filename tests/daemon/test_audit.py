@@ -16,6 +16,7 @@ import pytest
 import trio
 
 from hookd.daemon.audit import AuditLog, read_records
+from hookd.daemon.registry.registry import Registry
 from hookd.daemon.settings import Settings
 from hookd_testing import RpcClient, claude_settings, command, wait_until, write_json
 
@@ -128,6 +129,24 @@ async def test_a_cancelled_fire_is_recorded(
     (record,) = records(audit_file)
     assert (record["outcome"], record["requestId"]) == ("cancelled", 7)
     assert "hooks" not in record
+
+
+async def test_a_fire_failing_in_its_lookup_is_recorded(
+    rpc: RpcClient, workspace: Path, audit_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bug while a fire's hooks are found (answered -32603) still leaves its record:
+    a fire is recorded whatever became of it. (A bug is the one thing a test must fake.)"""
+
+    def broken(*_args: object) -> None:
+        raise RuntimeError("a bug in the selection")
+
+    monkeypatch.setattr(Registry, "hooks_for", broken)
+    reply = await rpc.recv_response(await rpc.start("fire", {
+        "agent": "claude", "event": "Stop", "workspaceRoots": [str(workspace)]}))  # fmt: skip
+
+    (record,) = records(audit_file)
+    assert reply["error"]["code"] == -32603
+    assert (record["outcome"], record["event"]) == ("failed", "Stop")
 
 
 def test_the_log_rotates_by_size_and_keeps_the_newest(tmp_path: Path) -> None:

@@ -150,6 +150,21 @@ async def test_a_fire_cancelled_in_its_own_packet_starts_none_of_its_hooks(rpc, 
     assert not marker.exists()
 
 
+async def test_a_cancel_behind_a_fire_with_no_hook_to_run_comes_too_late(rpc, workspace) -> None:
+    """Such a fire is answered as it is read: the cancel in the same packet finds nothing
+    to cancel (JSON-RPC lets a server answer a request it was asked to cancel)."""
+    params = {"agent": "claude", "event": "Stop", "workspaceRoots": [str(workspace)]}
+    fire = {"jsonrpc": "2.0", "id": 1, "method": "fire", "params": params}
+    cancel = {"jsonrpc": "2.0", "method": "$/cancelRequest", "params": {"id": 1}}
+
+    with trio.fail_after(30):
+        await rpc.send_raw(b"".join(json.dumps(m).encode() + b"\n" for m in (fire, cancel)))
+        reply = await rpc.recv()
+
+    assert reply["id"] == 1
+    assert reply["result"]["hooks"] == []
+
+
 async def test_a_fire_with_only_background_hooks_is_answered_at_once(rpc, workspace) -> None:
     """Nothing to wait for: the answer lists the background hook it started."""
     gate = Gate(workspace / "gate")

@@ -115,8 +115,8 @@ class Fire:
     async def result(self) -> FireResult:
         """Run the foreground hooks; the fire's result."""
         request, module, background = self.request, self.module, self.services.background
-        progress, entry = self._begin()
         attached = background.attached(request, module, self.ports.deliver) if background else None
+        progress, entry = self._begin()  # nothing may fail between this and the try
         finished = False
         try:
             reports = await run_hooks(

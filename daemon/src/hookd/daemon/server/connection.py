@@ -6,8 +6,10 @@
   hook to run in the foreground: most tool calls) is answered as it is read, no task.
   At most ``max_in_flight_per_connection`` requests (batch elements count one each) run
   at once: past that, reading pauses until one finishes.
-* ``$/cancelRequest {id}`` cancels the request(s) with that id, even one that arrived in
-  the same packet: hooks' process groups are killed, and the answer is -32800.
+* ``$/cancelRequest {id}`` cancels the request(s) with that id still running or not yet
+  started, even one that arrived in the same packet: hooks' process groups are killed,
+  and the answer is -32800. A request already answered (a fire with no hook to run is
+  answered as it is read) is not: the cancel comes too late, as JSON-RPC allows.
 * A client that goes away cancels everything it started. A half-close (the client shut
   down its write side but still reads) is not a disconnect: every reply still goes out.
 * Nothing the reader does waits for the client to read: output is queued without a frame

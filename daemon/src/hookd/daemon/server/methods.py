@@ -109,9 +109,14 @@ def start_fire(
         audit.fire, peer=peer, request_id=ctx.request_id, agent=request.dialect.value,
         event=request.event, roots=request.roots, depth=request.depth,
     )  # fmt: skip
-    started = Fire(request, services, ports)
-    if not started.specs:
-        result = started.result_now()
+    begun_at = time.perf_counter()
+    try:
+        started = Fire(request, services, ports)
+        result = None if started.specs else started.result_now()
+    except BaseException:  # a bug in the lookup or the result: the fire is still recorded
+        record(outcome="failed", duration_ms=round((time.perf_counter() - begun_at) * 1000, 3))
+        raise
+    if result is not None:
         record(result=result)
         return Success(result)
 
