@@ -124,6 +124,16 @@ async def test_cancel_in_the_same_packet_as_its_request(rpc, workspace) -> None:
     assert reply["error"]["code"] == -32800
 
 
+async def stop_fire_and_its_cancel(rpc: RpcClient, workspace: Path) -> dict:
+    """A Claude Stop fire (id 1) and its $/cancelRequest in one write; the reply."""
+    params = {"agent": "claude", "event": "Stop", "workspaceRoots": [str(workspace)]}
+    fire = {"jsonrpc": "2.0", "id": 1, "method": "fire", "params": params}
+    cancel = {"jsonrpc": "2.0", "method": "$/cancelRequest", "params": {"id": 1}}
+    with trio.fail_after(30):
+        await rpc.send_raw(b"".join(json.dumps(m).encode() + b"\n" for m in (fire, cancel)))
+        return await rpc.recv()
+
+
 async def test_a_fire_cancelled_in_its_own_packet_starts_none_of_its_hooks(rpc, workspace) -> None:
     """Its hooks are found as it is read (a fire with none to run is answered at once),
     but nothing starts before the cancel is seen: not the foreground hook, not the
@@ -135,13 +145,7 @@ async def test_a_fire_cancelled_in_its_own_packet_starts_none_of_its_hooks(rpc, 
         claude_settings("Stop", command(f"touch {marker}; sleep 30", **{"async": True}),
                         command(gate.wait_command)),
     )  # fmt: skip
-    params = {"agent": "claude", "event": "Stop", "workspaceRoots": [str(workspace)]}
-    fire = {"jsonrpc": "2.0", "id": 1, "method": "fire", "params": params}
-    cancel = {"jsonrpc": "2.0", "method": "$/cancelRequest", "params": {"id": 1}}
-
-    with trio.fail_after(30):
-        await rpc.send_raw(b"".join(json.dumps(m).encode() + b"\n" for m in (fire, cancel)))
-        reply = await rpc.recv()
+    reply = await stop_fire_and_its_cancel(rpc, workspace)
     status = await rpc.call("status")
 
     assert reply["error"]["code"] == -32800
@@ -153,13 +157,7 @@ async def test_a_fire_cancelled_in_its_own_packet_starts_none_of_its_hooks(rpc, 
 async def test_a_cancel_behind_a_fire_with_no_hook_to_run_comes_too_late(rpc, workspace) -> None:
     """Such a fire is answered as it is read: the cancel in the same packet finds nothing
     to cancel (JSON-RPC lets a server answer a request it was asked to cancel)."""
-    params = {"agent": "claude", "event": "Stop", "workspaceRoots": [str(workspace)]}
-    fire = {"jsonrpc": "2.0", "id": 1, "method": "fire", "params": params}
-    cancel = {"jsonrpc": "2.0", "method": "$/cancelRequest", "params": {"id": 1}}
-
-    with trio.fail_after(30):
-        await rpc.send_raw(b"".join(json.dumps(m).encode() + b"\n" for m in (fire, cancel)))
-        reply = await rpc.recv()
+    reply = await stop_fire_and_its_cancel(rpc, workspace)
 
     assert reply["id"] == 1
     assert reply["result"]["hooks"] == []
