@@ -19,7 +19,7 @@ from .result import describe, hook_run
 
 Notify = Callable[[dict[str, Any]], None]
 """Queues one progress value (``$/progress`` ``value``) for the caller; never waits
-(progress is best effort), so a fire's begin and end need no await."""
+(progress is best effort), so neither does anything that reports progress."""
 
 
 class FireProgress:
@@ -69,14 +69,14 @@ class FireProgress:
             }
         )
 
-    async def started(self, index: int, spec: HookSpec) -> None:
+    def started(self, index: int, spec: HookSpec) -> None:
         self._entry.running[index] = spec.source
         if self._notify is None:
             return
         name = self._module.hook_label(spec)
         self._report("hook/started", describe(index, spec), f"started {name}")
 
-    async def slow(self, index: int, spec: HookSpec, elapsed_ms: int) -> None:
+    def slow(self, index: int, spec: HookSpec, elapsed_ms: int) -> None:
         name = self._module.hook_label(spec)
         self._report(
             "hook/slow",
@@ -84,7 +84,7 @@ class FireProgress:
             f"{name} is slow: still running after {elapsed_ms} ms",
         )
 
-    async def finished(self, report: HookReport) -> None:
+    def finished(self, report: HookReport) -> None:
         run = hook_run(report)
         self._entry.running.pop(report.index, None)
         self._entry.hooks_done += 1

@@ -43,30 +43,31 @@ log = structlog.get_logger("hookd.runner")
 
 
 class HookProgress(Protocol):
-    """Told as each hook starts, passes the slow threshold and finishes."""
+    """Told as each hook starts, passes the slow threshold and finishes. Never waits:
+    what it tells is queued (progress is best effort)."""
 
     @property
     def listening(self) -> bool:
         """Whether anyone hears the slow notices (else none is timed)."""
         ...
 
-    async def started(self, index: int, spec: HookSpec) -> None: ...
+    def started(self, index: int, spec: HookSpec) -> None: ...
 
-    async def slow(self, index: int, spec: HookSpec, elapsed_ms: int) -> None: ...
+    def slow(self, index: int, spec: HookSpec, elapsed_ms: int) -> None: ...
 
-    async def finished(self, report: HookReport) -> None: ...
+    def finished(self, report: HookReport) -> None: ...
 
 
 class _Silent:
     listening = False
 
-    async def started(self, index: int, spec: HookSpec) -> None:
+    def started(self, index: int, spec: HookSpec) -> None:
         return None
 
-    async def slow(self, index: int, spec: HookSpec, elapsed_ms: int) -> None:
+    def slow(self, index: int, spec: HookSpec, elapsed_ms: int) -> None:
         return None
 
-    async def finished(self, report: HookReport) -> None:
+    def finished(self, report: HookReport) -> None:
         return None
 
 
@@ -107,7 +108,7 @@ async def run_hooks(
 
     async def run_one(index: int, spec: HookSpec) -> None:
         remaining = max(0.0, deadline - trio.current_time())
-        await progress.started(index, spec)
+        progress.started(index, spec)
         limits = limits_for(settings, min(spec.timeout_s, remaining))
         if detacher is not None and spec.may_detach:
             running = detacher.run(spec, index, limits)
@@ -125,7 +126,7 @@ async def run_hooks(
             outcome, verdict = await running
         report = HookReport(spec=spec, index=index, outcome=outcome, verdict=verdict)
         reports[index] = report
-        await progress.finished(report)
+        progress.finished(report)
 
     if len(specs) <= 1 or module.sequential(request):
         for index, spec in enumerate(specs):
@@ -331,4 +332,4 @@ async def _slow_notice(
     progress: HookProgress, index: int, spec: HookSpec, threshold_s: float
 ) -> None:
     await trio.sleep(threshold_s)
-    await progress.slow(index, spec, round(threshold_s * 1000))
+    progress.slow(index, spec, round(threshold_s * 1000))

@@ -220,8 +220,11 @@ def _checked_roots(roots: Any) -> list[str]:
     return [os.path.normpath(r) for r in roots]
 
 
+STARTERS: dict[str, Starter] = {FIRE: start_fire}
+"""Methods that can answer at once, without a task: the server tries these first."""
+
 METHODS: dict[str, Method] = {
-    FIRE: awaited(start_fire),
+    **{name: awaited(starter) for name, starter in STARTERS.items()},
     STATUS: status_method,
     HOOKS_LIST: hooks_list_method,
     ROOTS_ADD: roots_add_method,
@@ -229,6 +232,3 @@ METHODS: dict[str, Method] = {
     SHUTDOWN: shutdown_method,
     DISCOVER: discover_method,
 }
-
-STARTERS: dict[str, Starter] = {FIRE: start_fire}
-"""Methods that can answer at once, without a task: the server tries these first."""
