@@ -18,6 +18,7 @@ import trio
 
 from hookd.daemon.cli import relay_program
 from hookd.daemon.dialects import relay_entries
+from hookd.daemon.settings import Settings
 from hookd_testing import write_executable, write_json
 
 HOOKD = [sys.executable, "-m", "hookd"]
@@ -45,17 +46,25 @@ async def run(argv: list[str], event: dict[str, Any], env: dict[str, str]) -> An
                                   capture_stdout=True, capture_stderr=True, check=False)  # fmt: skip
 
 
+def adopted_deny(
+    settings: Settings, workspace: Path, agent: str, folder: str, matcher: str
+) -> dict[str, Any]:
+    """The relay entry ``adopt`` leaves in the agent's user settings (``~/<folder>``) for
+    a PreToolUse hook that denies (``DENY``)."""
+    path = Path(settings.home) / folder / "settings.json"
+    write_json(path, {"hooks": {"PreToolUse": [{"matcher": matcher, "hooks": [DENY]}]}})
+    adopt(agent, settings.home, workspace, "user")
+    [entry] = json.loads(path.read_text())["hooks"]["PreToolUse"][0]["hooks"]
+    return dict(entry)
+
+
 def test_the_relay_of_this_installation_is_found() -> None:
     assert relay_program.relay_path() == RELAY
     assert os.access(RELAY, os.X_OK)
 
 
 async def test_claude_entry_runs_without_hookd_on_path(rpc, settings, workspace) -> None:
-    write_json(Path(settings.home) / ".claude" / "settings.json",
-               {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [DENY]}]}})  # fmt: skip
-    adopt("claude", settings.home, workspace, "user")
-    agent = json.loads((Path(settings.home) / ".claude" / "settings.json").read_text())
-    [entry] = agent["hooks"]["PreToolUse"][0]["hooks"]
+    entry = adopted_deny(settings, workspace, "claude", ".claude", "Bash")
     assert entry["command"] == f"{RELAY} claude"
 
     event = {"hook_event_name": "PreToolUse", "tool_name": "Bash", "cwd": str(workspace),
@@ -87,11 +96,7 @@ async def test_cline_relay_file_runs_without_hookd_on_path(rpc, settings, worksp
 
 
 async def test_augment_entry_runs_without_hookd_on_path(rpc, settings, workspace) -> None:
-    write_json(Path(settings.home) / ".augment" / "settings.json",
-               {"hooks": {"PreToolUse": [{"matcher": "launch-process", "hooks": [DENY]}]}})  # fmt: skip
-    adopt("augment", settings.home, workspace, "user")
-    agent = json.loads((Path(settings.home) / ".augment" / "settings.json").read_text())
-    [entry] = agent["hooks"]["PreToolUse"][0]["hooks"]
+    entry = adopted_deny(settings, workspace, "augment", ".augment", "launch-process")
     assert entry["command"] == RELAY
 
     event = {"hook_event_name": "PreToolUse", "tool_name": "launch-process",

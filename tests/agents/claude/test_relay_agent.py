@@ -16,7 +16,13 @@ import trio
 
 from agents.claude.cases import CASES, Case, Hook, specific
 from agents.claude.test_claude_agent import _group, _run_agent, _runs, _setup, _write_script
-from agents.harness.relayed import KILL_COMMAND, from_cold, serving_pid, write_kill_script
+from agents.harness.relayed import (
+    KILL_COMMAND,
+    assert_started_again,
+    from_cold,
+    serving_pid,
+    write_kill_script,
+)
 from hookd.daemon.app import serve
 from hookd.daemon.settings import Settings
 from hookd_testing import RpcClient
@@ -176,8 +182,6 @@ async def test_a_daemon_killed_mid_session_is_started_again_by_the_next_event(
         pid = await serving_pid(short_dir / "hookd.sock")
 
     assert relayed["ran"]
-    assert pid != int((places["ws"] / "killed.pid").read_text())  # another daemon serves
     assert "after the restart" in json.dumps(relayed["requests"])
     assert {hook: len(runs) for hook, runs in _runs(places["agent"]).items()} == {"a": 1, "p": 1}
-    log = (short_dir / "hookd.log").read_text()
-    assert log.count("starting") == 2, log
+    assert_started_again(places["ws"], short_dir, pid)

@@ -83,6 +83,20 @@ def write_kill_script(ws: Path) -> None:
     (ws / "kill-hookd.sh").write_text(KILL.format(python=sys.executable, ws=ws))
 
 
+def assert_started_again(ws: Path, short_dir: Path, pid: int) -> None:
+    """After the kill script (``KILL``) killed the daemon mid-session: the one serving now
+    (``pid``) is another, and hookd started twice in all."""
+    assert pid != int((ws / "killed.pid").read_text())  # another daemon serves
+    assert_daemon_starts(short_dir, 2)
+
+
+def assert_daemon_starts(short_dir: Path, times: int) -> None:
+    """The daemons the relays started in this case (``hookd.log`` beside the socket)
+    started ``times`` times: once from cold, twice when one was killed mid-session."""
+    log = (short_dir / "hookd.log").read_text()
+    assert log.count("starting") == times, log
+
+
 @asynccontextmanager
 async def from_cold(places: dict[str, Path], socket: Path) -> AsyncIterator[dict[str, str]]:
     """No daemon runs: the relay inside the agent starts one (the workspace allowed
