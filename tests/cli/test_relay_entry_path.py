@@ -77,7 +77,7 @@ async def test_claude_entry_runs_without_hookd_on_path(rpc, settings, workspace)
 
 
 async def test_cline_relay_file_runs_without_hookd_on_path(rpc, settings, workspace) -> None:
-    from hookd.daemon.dialects.cline import documents_folder
+    from hookd.daemon.dialects.cline.dialect import documents_folder
 
     hooks = Path(documents_folder(settings.home)) / "Cline" / "Hooks"
     write_executable(hooks / "PreToolUse",

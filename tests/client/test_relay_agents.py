@@ -57,7 +57,7 @@ def agent_env(settings: Any, **more: str) -> dict[str, str]:
 @pytest.fixture
 def cline_places(settings: Any, workspace: Path, tmp_path: Path) -> dict[str, Path]:
     """A PreToolUse hook in the global folder and one in the workspace's, adopted."""
-    from hookd.daemon.dialects.cline import documents_folder
+    from hookd.daemon.dialects.cline.dialect import documents_folder
 
     out = tmp_path / "out"
     out.mkdir()
@@ -235,7 +235,7 @@ async def test_no_daemon_answers_as_a_failing_or_blocking_hook_of_that_agent(
 def test_the_relay_knows_every_sdk_event_name() -> None:
     """The relay tells the Cline runners apart by the SDK's hook names without importing
     the daemon: they must be the dialect's."""
-    from hookd.daemon.dialects.cline_sdk import SDK_EVENT
+    from hookd.daemon.dialects.cline_sdk.dialect import SDK_EVENT
     from hookd.relay import SDK_HOOK_NAMES
 
     assert frozenset(SDK_EVENT.values()) == SDK_HOOK_NAMES

@@ -33,7 +33,7 @@ from conformance.cline._cline import (
     run,
     write,
 )
-from hookd.daemon.dialects import cline
+from hookd.daemon.dialects.cline import dialect as cline
 from hookd_testing import Gate, RpcClient
 
 S5 = f"{NOTES} §5"

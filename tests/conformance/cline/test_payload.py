@@ -41,7 +41,7 @@ from conformance.cline._cline import (
     run,
     write,
 )
-from hookd.daemon.dialects import cline
+from hookd.daemon.dialects.cline import dialect as cline
 
 
 class Digits:

@@ -35,7 +35,7 @@ from conformance.cline_sdk._sdk import (
     run,
     write,
 )
-from hookd.daemon.dialects import cline_sdk
+from hookd.daemon.dialects.cline_sdk import dialect as cline_sdk
 
 RAN = {"context": "ran"}
 RUNS = control(RAN)

@@ -26,7 +26,7 @@ from conformance.cline_sdk._sdk import (
     run,
     write,
 )
-from hookd.daemon.dialects import cline_sdk
+from hookd.daemon.dialects.cline_sdk import dialect as cline_sdk
 from hookd.daemon.model import Dialect, Source
 from hookd_testing import Gate, fire_in_flight, process_gone, read_pids, wait_until
 

@@ -33,7 +33,7 @@ from conformance.cline_sdk._sdk import (
     run,
     write,
 )
-from hookd.daemon.dialects import cline_sdk
+from hookd.daemon.dialects.cline_sdk import dialect as cline_sdk
 from hookd.daemon.model import Dialect, FireRequest, Launch, Source
 
 SH = 'cat >/dev/null\nprintf \'{"context": "%s"}\\n\' "$(readlink -f /proc/$$/exe)"\n'

@@ -507,7 +507,7 @@ async def test_sdk_case(case: Case, rpc, places: Places) -> None:
 async def test_8_13_4_powershell_file_names(tmp_path) -> None:
     """cline-implementation.md §8.13 'recognizes PowerShell hook files':
     PreToolUse.ps1 is a PreToolUse hook and TaskError.ps1 a TaskError hook."""
-    from hookd.daemon.dialects import cline_sdk
+    from hookd.daemon.dialects.cline_sdk import dialect as cline_sdk
     from hookd.daemon.model import Dialect, Source
 
     for name in ("PreToolUse.ps1", "TaskError.ps1"):

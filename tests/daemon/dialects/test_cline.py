@@ -15,7 +15,7 @@ import pytest
 import trio
 
 from hookd.daemon.app import serve
-from hookd.daemon.dialects.cline import documents_folder
+from hookd.daemon.dialects.cline.dialect import documents_folder
 from hookd.daemon.errors import ConfigError
 from hookd.daemon.settings import load_settings
 from hookd_testing import RpcClient, write_executable

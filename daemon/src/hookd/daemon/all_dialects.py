@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .dialects import augment, cline, cline_sdk
+from .dialects.augment import dialect as augment
 from .dialects.base import DialectModule
 from .dialects.claude import dialect as claude
+from .dialects.cline import dialect as cline
+from .dialects.cline_sdk import dialect as cline_sdk
 from .model import Dialect
 
 DIALECTS: Mapping[Dialect, DialectModule] = {

@@ -24,7 +24,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..dialects import augment, relay_entries
+from ..dialects import relay_entries
+from ..dialects.augment import dialect as augment
 from ..errors import UserError
 from ..model import Source
 from . import relay_program

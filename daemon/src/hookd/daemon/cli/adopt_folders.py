@@ -22,8 +22,10 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 
-from ..dialects import cline, cline_sdk, relay_entries
+from ..dialects import relay_entries
 from ..dialects.base import DialectModule
+from ..dialects.cline import dialect as cline
+from ..dialects.cline_sdk import dialect as cline_sdk
 from ..errors import UserError
 from ..model import Source
 from . import relay_program

@@ -26,8 +26,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from ..jstext import js_cut, to_json_bytes
-from ..model import (
+from ...jstext import js_cut, to_json_bytes
+from ...model import (
     Combined,
     CombinePolicy,
     Dialect,
@@ -40,9 +40,9 @@ from ..model import (
     Source,
     Verdict,
 )
-from . import base, relay_entries
-from .base import first_line, first_root, hook_environment, timeout_error
-from .jsonscan import last_json_object
+from .. import base, relay_entries
+from ..base import first_line, first_root, hook_environment, timeout_error
+from ..jsonscan import last_json_object
 
 DIALECT = Dialect.CLINE
 EVENTS: tuple[str, ...] = (

@@ -32,8 +32,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from ..jstext import JS_WHITESPACE, is_positive_finite, parse_json, to_json_bytes
-from ..model import (
+from ...jstext import JS_WHITESPACE, is_positive_finite, parse_json, to_json_bytes
+from ...model import (
     Combined,
     CombinePolicy,
     Dialect,
@@ -46,9 +46,9 @@ from ..model import (
     Source,
     Verdict,
 )
-from . import base, relay_entries, windows
-from .base import first_root, hook_environment
-from .settings_json import read_json_object
+from .. import base, relay_entries, windows
+from ..base import first_root, hook_environment
+from ..settings_json import read_json_object
 
 DIALECT = Dialect.AUGMENT
 EVENTS: tuple[str, ...] = (

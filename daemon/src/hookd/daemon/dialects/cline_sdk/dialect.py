@@ -20,8 +20,8 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
-from ..jstext import JS_WHITESPACE, js_cut, parse_json, to_json_bytes
-from ..model import (
+from ...jstext import JS_WHITESPACE, js_cut, parse_json, to_json_bytes
+from ...model import (
     Combined,
     CombinePolicy,
     Dialect,
@@ -34,10 +34,10 @@ from ..model import (
     Source,
     Verdict,
 )
-from ..racy import is_racy
-from ..safe_read import read_head
-from . import base, relay_entries
-from .base import first_root, hook_environment, hooks_by_file, timeout_error
+from ...racy import is_racy
+from ...safe_read import read_head
+from .. import base, relay_entries
+from ..base import first_root, hook_environment, hooks_by_file, timeout_error
 
 DIALECT = Dialect.CLINE_SDK
 SDK_EVENT: dict[str, str] = {
