@@ -1,26 +1,56 @@
-"""The dialect table: every agent hookd speaks, keyed by its wire name (pre-commit's
+"""The agent table: every agent hookd speaks, keyed by its wire name (pre-commit's
 ``all_languages.py``).
 
-Adding an agent is one dialect module plus one line here (and its tests); the
+An agent is one package, ``dialects/<agent>/``: its ``dialect`` module (reading its
+hooks, running them, reading their answers: ``base.DialectModule``) and its
+``integration`` module (how the agent reaches hookd: adopt, relay entries, relayed
+answers, the http entry: ``integration.IntegrationModule``). Adding an agent is that
+package plus one line here (and its tests; ``docs/design.md``, "Adding an agent"); the
 ``Dialect`` enum and ``hookd.protocol.AGENTS`` must name the same agents, which
-``tests/daemon/test_all_dialects.py`` checks. Only the fire pipeline and the registry's
-readers look a dialect up; they hand the module down to whatever needs it.
+``tests/daemon/test_all_dialects.py`` checks. Every other list of agents (the CLI's
+choices, the relay's answers when hookd is down) is derived from this one.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from .dialects.augment import dialect as augment
+from .dialects.augment import integration as augment_integration
 from .dialects.base import DialectModule
 from .dialects.claude import dialect as claude
+from .dialects.claude import integration as claude_integration
 from .dialects.cline import dialect as cline
+from .dialects.cline import integration as cline_integration
 from .dialects.cline_sdk import dialect as cline_sdk
+from .dialects.cline_sdk import integration as cline_sdk_integration
+from .dialects.integration import IntegrationModule
 from .model import Dialect
 
-DIALECTS: Mapping[Dialect, DialectModule] = {
-    Dialect.CLAUDE: claude,
-    Dialect.CLINE: cline,
-    Dialect.CLINE_SDK: cline_sdk,
-    Dialect.AUGMENT: augment,
+
+@dataclass(frozen=True, slots=True)
+class AgentPackage:
+    """One agent's two halves."""
+
+    dialect: DialectModule
+    integration: IntegrationModule
+
+
+AGENT_PACKAGES: Mapping[Dialect, AgentPackage] = {
+    Dialect.CLAUDE: AgentPackage(claude, claude_integration),
+    Dialect.CLINE: AgentPackage(cline, cline_integration),
+    Dialect.CLINE_SDK: AgentPackage(cline_sdk, cline_sdk_integration),
+    Dialect.AUGMENT: AgentPackage(augment, augment_integration),
 }
+
+DIALECTS: Mapping[Dialect, DialectModule] = {d: p.dialect for d, p in AGENT_PACKAGES.items()}
+"""The fire half: only the fire pipeline and the registry's readers look a dialect up;
+they hand the module down to whatever needs it."""
+INTEGRATIONS: Mapping[Dialect, IntegrationModule] = {
+    d: p.integration for d, p in AGENT_PACKAGES.items()
+}
+"""The integration half: the CLI's adopt and relay commands, the relay door, the http
+entry."""
+ADOPTABLE = tuple(d.value for d, i in INTEGRATIONS.items() if i.ADOPT_SCOPES)
+"""The agents whose hooks ``hookd adopt`` can hand to hookd."""

@@ -1,13 +1,9 @@
-"""The edits ``hookd adopt`` / ``unadopt`` / ``relay install`` / ``uninstall`` make to an
-agent's files, planned first, then shown (``--dry-run``) or made.
+"""Carrying out an edit plan (``edits.Plan``): shown (``--dry-run``) or made.
 
-A plan holds settings files to rewrite (old and new text) and, for the hook-folder agents,
-steps on files (place a file, write a relay file, remove one) in an order that never
-leaves a hook unrun: a hook file is placed in hookd's folder before the relay takes its
-place, and every file appears under its name by a rename (atomic). Rewritten settings
-files keep their mode, the file as it was before hookd first changed it
-(``<file>.hookd.orig``, given back byte for byte by the write that restores what it said)
-and the last version (``<file>.hookd.bak``); moved files keep their mode.
+Every file appears under its name by a rename (atomic). Rewritten settings files keep
+their mode, the file as it was before hookd first changed it (``<file>.hookd.orig``,
+given back byte for byte by the write that restores what it said) and the last version
+(``<file>.hookd.bak``); moved files keep their mode.
 """
 
 from __future__ import annotations
@@ -19,49 +15,9 @@ import json
 import os
 import shutil
 import tempfile
-from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import UserError
-
-
-@dataclass(frozen=True)
-class Place:
-    """Put the file ``source`` at ``target`` too (replacing what is there): a hard link,
-    or a copy across file systems, renamed into place. A ``Remove`` of ``source`` after
-    it makes a move."""
-
-    source: str
-    target: str
-
-
-@dataclass(frozen=True)
-class WriteFile:
-    """Write ``text`` to ``path`` with ``mode`` through a rename (a relay file)."""
-
-    path: str
-    text: str
-    mode: int = 0o755
-
-
-@dataclass(frozen=True)
-class Remove:
-    path: str
-    tidy_up_to: str | None = None
-    """Then remove the folders it leaves empty, up to this one (hookd-owned folders)."""
-
-
-Step = Place | WriteFile | Remove
-
-
-@dataclass
-class Plan:
-    """What one command changes: settings files (path -> (old text or None, new text)),
-    file steps in order, and notes for the person."""
-
-    writes: dict[str, tuple[str | None, str]] = field(default_factory=dict)
-    notes: list[str] = field(default_factory=list)
-    steps: list[Step] = field(default_factory=list)
+from ..edits import BACKUP, ORIGINAL, Place, Plan, Remove, Step
 
 
 def carry_out(plan: Plan, dry_run: bool) -> None:
@@ -85,42 +41,6 @@ def carry_out(plan: Plan, dry_run: bool) -> None:
             said = _describe(step, done=True).splitlines()[0]
             _make(step)
             print(f"hookd: {said}")
-
-
-def handed_over(moved: int, source: str, owned: str, adopted_before: bool) -> list[str]:
-    """What ``adopt`` says of one settings file: how many hooks moved (or that they were
-    adopted before), and the command that lets hookd run a project's hooks."""
-    if not moved:
-        if adopted_before:
-            return [f"already adopted: {source} has no hooks left to hand over; hookd holds "
-                    f"them in {owned}"]  # fmt: skip
-        return [f"no hooks to hand over in {source}"]
-    notes = [f"{moved} hook(s) handed to hookd from {source}"]
-    marker = os.sep + ".hookd" + os.sep
-    if marker in owned:
-        project = owned.split(marker)[0]
-        notes.append(f"the project's hooks now live in {project}{os.sep}.hookd: run 'hookd "
-                     f"allow {project}' so that hookd runs them")  # fmt: skip
-    return notes
-
-
-def emptied(plan: Plan, owned_file: str, owned: dict[str, Any], owned_text: str | None) -> None:
-    """After ``unadopt``: the hookd-owned settings file, its hooks given back, is written
-    if something else is left in it, else removed with its backups and the hookd-owned
-    folders it leaves empty (``<project>/.hookd/claude``, ``~/.config/hookd/augment``)."""
-    if any(key != "hooks" for key in owned) or owned_text is None:
-        if owned_text is not None:
-            plan.writes[owned_file] = (owned_text, dump_settings(owned))
-        return
-    top = os.path.dirname(os.path.dirname(owned_file))
-    paths = [owned_file + BACKUP, owned_file + ORIGINAL, owned_file]
-    plan.steps += [Remove(path, tidy_up_to=top) for path in paths if os.path.lexists(path)]
-
-
-def nothing_adopted(owned: str) -> str:
-    """``relay install`` with nothing adopted: an error, and what to run instead."""
-    return (f"nothing is adopted in {owned}, so there is nothing to relay: run 'hookd adopt' "
-            "(same --agent and --scope) first; it writes the relay entries itself")  # fmt: skip
 
 
 def differ(old: str | None, new: str) -> bool:
@@ -210,47 +130,6 @@ def _remove_empty(folder: str, top: str) -> None:
         except OSError:
             return
         folder = os.path.dirname(folder)
-
-
-def read_settings(path: str) -> tuple[dict[str, Any], str | None]:
-    """A JSON settings file (``{}`` when missing) and its text (None when missing)."""
-    try:
-        with open(path, encoding="utf-8") as file:
-            text = file.read()
-    except FileNotFoundError:
-        return {}, None
-    except OSError as exc:
-        raise UserError(f"cannot read {path}: {exc.strerror}") from None
-    try:
-        data = json.loads(text) if text.strip() else {}
-    except ValueError as exc:
-        raise UserError(f"{path} is not valid JSON ({exc}); fix it first (hookd changes nothing "
-                        "in a file it cannot read)") from None  # fmt: skip
-    if not isinstance(data, dict):
-        raise UserError(f"{path}: the top level must be a JSON object")
-    return data, text
-
-
-def hooks_section(settings: dict[str, Any], path: str) -> dict[str, list[dict[str, Any]]]:
-    """A settings file's ``hooks``: event -> matcher groups (objects only)."""
-    hooks = settings.get("hooks", {})
-    if not isinstance(hooks, dict) or not all(isinstance(g, list) for g in hooks.values()):
-        raise UserError(f"{path}: \"hooks\" is not an object of lists of matcher groups; fix it "
-                        "first (hookd changes nothing in a file it cannot read)")  # fmt: skip
-    return {event: [g for g in groups if isinstance(g, dict)] for event, groups in hooks.items()}
-
-
-def dump_settings(settings: dict[str, Any]) -> str:
-    if "hooks" in settings and not settings["hooks"]:
-        settings = {k: v for k, v in settings.items() if k != "hooks"}
-    return json.dumps(settings, indent=2, ensure_ascii=False) + "\n"
-
-
-BACKUP = ".hookd.bak"
-"""``<file>.hookd.bak``: the file as it was before hookd's last write."""
-ORIGINAL = ".hookd.orig"
-"""``<file>.hookd.orig``: the file as it was before hookd first changed it, never
-overwritten while it is there (a later adopt, install or unadopt keeps it)."""
 
 
 def write_atomically(path: str, old: str | None, new: str) -> None:

@@ -193,6 +193,12 @@ def _record_count(text: str) -> int:
     return count
 
 
+ADOPT_SCOPES = ("user", "project", "local")
+"""Every agent's ``--scope`` values together; each agent takes those of its integration's
+``ADOPT_SCOPES`` (``relay_commands`` says which). Written here, not imported, so that the
+parser does not load every agent's package: ``tests/daemon/test_all_dialects.py`` checks it
+against the agent table, with ``SCOPES_HELP``."""
+SCOPES_HELP = "Scopes: claude and augment user, project, local; cline and cline-sdk user, project."
 _RELAY_HELP = (
     "'hookd adopt' moves an agent's hooks (the command hooks of a settings file, or the "
     "files of a Cline hook folder) into a hookd-owned file or folder and puts 'hookd-relay' "
@@ -201,8 +207,7 @@ _RELAY_HELP = (
     "what is adopted, 'uninstall' removes them. Every edit is atomic, keeps a backup "
     "(<file>.hookd.orig: as before hookd first changed it; <file>.hookd.bak: the last "
     "version; a moved hook file keeps its mode in hookd's folder) and is "
-    "idempotent; --dry-run shows the diff. Scopes: claude and augment user, project, local; "
-    "cline and cline-sdk user (the global folders) and project (the project's folders)."
+    f"idempotent; --dry-run shows the diff. {SCOPES_HELP}"
 )
 
 
@@ -249,7 +254,7 @@ def _http_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _relay_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--agent", required=True, choices=AGENTS, help="whose hooks")
-    parser.add_argument("--scope", default="user", choices=("user", "project", "local"),
+    parser.add_argument("--scope", default="user", choices=ADOPT_SCOPES,
                         help="which of the agent's settings files or hook folders (default: "
                         "user)")  # fmt: skip
     parser.add_argument("--project", metavar="DIR", help="the project (default: current folder)")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 from collections.abc import Sequence
 
 from ..model import Dialect, FireRequest, HookSpec, Source
@@ -22,6 +23,13 @@ from ..statcache import StatCache
 RELAY_PROGRAM = "hookd-relay"
 RELAY_COMMAND = re.compile(r"(?:^|[\s/\"'])hookd-relay(?:[\s\"']|$)")
 """A command line that runs the relay."""
+HTTP_ENTRY_PATH = "/hookd-relay"
+"""The one path the daemon's http entry serves. It ends in ``hookd-relay``, so the rule
+for relay entries (``RELAY_COMMAND``) also keeps hookd from running an http entry as a
+hook, which would call itself."""
+HTTP_PASSCODE_ENV = "HOOKD_HTTP_PASSCODE"
+"""The agent's variable an http entry's header reads (no credential-like word in its
+name: Claude Code blanks such variables in its scrubbing mode)."""
 RELAY_FILE_MAX = 4096
 """A relay file is a few lines; a larger hook file is never one (and is not read)."""
 _RELAY_LINE = re.compile(
@@ -68,6 +76,11 @@ def with_adopted(
         found.append(Source(dialect, layer, adopted_folder(home, root, folder), "hookdir", root,
                             adopted=True, adopted_from=folder))  # fmt: skip
     return found
+
+
+def shell_word(path: str) -> str:
+    """``path`` as one word of a ``sh`` command line (quoted only when it needs it)."""
+    return shlex.quote(path)
 
 
 def is_relay_command(command: str) -> bool:

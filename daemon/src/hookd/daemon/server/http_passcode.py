@@ -1,5 +1,5 @@
 """The http entry's passcode, made once and kept in ``<state_dir>/http-passcode`` (0600),
-and where the entry is served (``ENTRY_PATH``).
+and where the entry is served (``ENTRY_PATH``, a relay fact: ``dialects.relay_entries``).
 
 Claude Code sends it in each http hook request as ``Authorization: Bearer
 ${HOOKD_HTTP_PASSCODE}``, a header the agent fills from its own environment (the entry's
@@ -18,15 +18,12 @@ import re
 import secrets
 import stat
 
+from ..dialects.relay_entries import HTTP_ENTRY_PATH as ENTRY_PATH
+from ..dialects.relay_entries import HTTP_PASSCODE_ENV as PASSCODE_ENV
 from ..errors import UserError
 
-ENTRY_PATH = "/hookd-relay"
-"""The one path served. It ends in ``hookd-relay``, so hookd's own rule for relay
-entries (``dialects.claude.RELAY_COMMAND``) also keeps hookd from running an http entry
-as a hook, which would call itself."""
-PASSCODE_ENV = "HOOKD_HTTP_PASSCODE"
-"""The agent's variable the entry's header reads (no credential-like word in its name:
-Claude Code blanks such variables in its scrubbing mode)."""
+__all__ = ["ENTRY_PATH", "PASSCODE_ENV", "export_line", "load", "load_or_create", "passcode_path"]
+
 _FILE_NAME = "http-passcode"
 _WELL_FORMED = re.compile(r"[A-Za-z0-9_-]{32,256}")
 

@@ -1,5 +1,6 @@
-"""``hookd adopt`` and the relay for the hook-folder agents: Cline's original runner
-(``cline``) and the Cline SDK (``cline-sdk``).
+"""``hookd adopt`` and the relay files of the hook-folder agents, Cline's original runner
+(``cline``) and the Cline SDK (``cline-sdk``): a helper both agents' ``integration``
+modules use, since both read the same folders and one relay file serves both.
 
 Such an agent runs every hook file it finds in its folders, one folder after another (the
 global and user folders, each workspace's). ``adopt`` moves a folder's files (its hooks
@@ -20,19 +21,24 @@ else ``<Event>.sh``.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
-from ..dialects import relay_entries
-from ..dialects.base import DialectModule
-from ..dialects.cline import dialect as cline
-from ..dialects.cline_sdk import dialect as cline_sdk
+from ..edits import Place, Plan, Remove, Step, WriteFile, nothing_adopted
 from ..errors import UserError
 from ..model import Source
-from . import relay_program
-from .file_edits import Place, Plan, Remove, Step, WriteFile, nothing_adopted
+from . import relay_entries
+from .base import DialectModule
+from .cline import dialect as cline
+from .cline_sdk import dialect as cline_sdk
+from .integration import AdoptAction, PlanOptions
 
-MODULES: dict[str, DialectModule] = {"cline": cline, "cline-sdk": cline_sdk}
-SCOPES = ("user", "project")
+SCOPES: Mapping[str, str] = {
+    "user": "the global hook folders",
+    "project": "the project's hook folders",
+}
+UserFolder = Callable[[Mapping[str, str]], str | None]
+"""The agent's user-level hook folder as the caller's environment moves it (the Cline
+SDK's ``CLINE_DIR``), or None where it does not move."""
 RELAY_FILE = """#!/bin/sh
 # hookd relay, written by 'hookd adopt --agent {agent}': hookd runs this event's hooks
 # from this folder, kept in {owned}
@@ -40,28 +46,31 @@ RELAY_FILE = """#!/bin/sh
 exec {relay} {agent} "$0"
 """
 """A relay file; ``{relay}`` is this installation's ``hookd-relay`` by its absolute path
-(``relay_program``), quoted for ``sh``."""
+(``PlanOptions.relay``), quoted for ``sh``."""
 
 
-def relay_file(agent: str, owned: Source) -> str:
-    relay = relay_program.shell_word(relay_program.relay_path())
-    return RELAY_FILE.format(agent=agent, owned=owned.path, relay=relay)
+def relay_file(agent: str, owned: Source, relay: str) -> str:
+    return RELAY_FILE.format(agent=agent, owned=owned.path, relay=relay_entries.shell_word(relay))
 
 
 def plan(
-    action: str, agent: str, home: str, scope: str, project: str, environ: Mapping[str, str]
+    action: AdoptAction,
+    module: DialectModule,
+    home: str,
+    scope: str,
+    project: str,
+    options: PlanOptions,
+    user_folder: UserFolder,
 ) -> Plan:
     """The edits of ``action`` (adopt, unadopt, install, uninstall) for every folder of
     ``scope`` (user: the global and user folders; project: the project's)."""
-    if scope not in SCOPES:
-        raise UserError(f"--scope {scope} is not a {agent} scope: use user (its global "
-                        "folders) or project (the project's hook folders)")  # fmt: skip
+    agent = module.DIALECT.value
     whole = Plan()
-    places = folders(agent, home, scope, project, environ)
+    places = folders(module, home, scope, project, user_folder(options.environ))
     if action == "install" and not any(_events(owned) for _folder, owned in places):
         raise UserError(nothing_adopted(", ".join(owned.path for _folder, owned in places)))
     for agent_folder, owned in places:
-        one = ACTIONS[action](agent, agent_folder, owned, home)
+        one = ACTIONS[action](agent, agent_folder, owned, home, options.relay)
         whole.notes += one.notes
         whole.steps += one.steps
     if action == "adopt" and scope == "project" and whole.steps:
@@ -71,11 +80,10 @@ def plan(
 
 
 def folders(
-    agent: str, home: str, scope: str, project: str, environ: Mapping[str, str]
+    module: DialectModule, home: str, scope: str, project: str, user_folder: str | None
 ) -> list[tuple[str, Source]]:
     """(the agent's folder, the hookd-owned source beside it) for every folder of the
-    scope. ``CLINE_DIR`` moves the Cline SDK's user folder, for the agent and for adopt."""
-    module = MODULES[agent]
+    scope; ``user_folder`` (when the environment moves it) in place of the user layer's."""
     found = []
     for source in module.sources(home, "/", [project] if scope == "project" else []):
         if not source.adopted or source.adopted_from is None:
@@ -83,14 +91,13 @@ def folders(
         if (source.root is None) != (scope == "user"):
             continue
         folder = source.adopted_from
-        cline_dir = environ.get("CLINE_DIR", "").strip()
-        if agent == "cline-sdk" and source.layer == "user" and os.path.isabs(cline_dir):
-            folder = os.path.join(cline_dir, "hooks")
+        if source.layer == "user" and user_folder is not None:
+            folder = user_folder
         found.append((folder, source))
     return found
 
 
-def adopt(agent: str, folder: str, owned: Source, home: str) -> Plan:
+def adopt(agent: str, folder: str, owned: Source, home: str, relay: str) -> Plan:
     """Move the folder's files into hookd's folder; a relay file per event in their place.
     A hook file is placed in hookd's folder before the relay is renamed over it, so the
     agent never finds neither."""
@@ -108,7 +115,7 @@ def adopt(agent: str, folder: str, owned: Source, home: str) -> Plan:
         paths = own_hooks.get(event, [])
         target = (paths or relays.get(event) or [_relay_name(folder, event, owned)])[0]
         replaced.add(target)
-        steps.append(WriteFile(target, relay_file(agent, owned)))
+        steps.append(WriteFile(target, relay_file(agent, owned, relay)))
     steps += [Remove(os.path.join(folder, n)) for n in names
               if os.path.join(folder, n) not in replaced]  # fmt: skip
     steps += [Remove(path) for path in _all(relays) if path not in replaced]
@@ -123,7 +130,7 @@ def adopt(agent: str, folder: str, owned: Source, home: str) -> Plan:
     return Plan(notes=[note], steps=_needed(steps))
 
 
-def unadopt(agent: str, folder: str, owned: Source, home: str) -> Plan:
+def unadopt(agent: str, folder: str, owned: Source, home: str, relay: str) -> Plan:
     """Move hookd's files back into the agent's folder, over the relay files."""
     _own, relays = _hooks(folder, owned)
     names = _files(owned.path)
@@ -141,7 +148,7 @@ def unadopt(agent: str, folder: str, owned: Source, home: str) -> Plan:
     return Plan(notes=[note], steps=steps)
 
 
-def install(agent: str, folder: str, owned: Source, home: str) -> Plan:
+def install(agent: str, folder: str, owned: Source, home: str, relay: str) -> Plan:
     """A relay file for each event hookd holds hooks for, none for the others."""
     own_hooks, relays = _hooks(folder, owned)
     steps: list[Step] = []
@@ -155,14 +162,14 @@ def install(agent: str, folder: str, owned: Source, home: str) -> Plan:
             continue
         path = (relays.get(event) or [_relay_name(folder, event, owned)])[0]
         kept.add(path)
-        steps.append(WriteFile(path, relay_file(agent, owned)))
+        steps.append(WriteFile(path, relay_file(agent, owned, relay)))
     steps += [Remove(path) for path in _all(relays) if path not in kept]
     if adopted:
         notes.append(f"relaying {', '.join(sorted(adopted))} from {folder}")
     return Plan(notes=notes, steps=_needed(steps))
 
 
-def uninstall(agent: str, folder: str, owned: Source, home: str) -> Plan:
+def uninstall(agent: str, folder: str, owned: Source, home: str, relay: str) -> Plan:
     """Remove the relay files (the adopted hooks then do not run until re-installed)."""
     _own, relays = _hooks(folder, owned)
     notes = []

@@ -1,5 +1,5 @@
-"""The http form of Claude Code's relay entries (``hookd relay install --agent claude
---http``): the agent POSTs each event to the daemon's http entry, no process per event.
+"""Claude Code's http relay entries (``hookd relay install --agent claude --http``): the
+agent POSTs each event to the daemon's http entry, no process per event.
 
     {"type": "http", "url": "http://127.0.0.1:4665/hookd-relay",
      "headers": {"Authorization": "Bearer ${HOOKD_HTTP_PASSCODE}"},
@@ -10,16 +10,21 @@ a settings file that is shared or committed carries no secret, and the same entr
 for everyone who runs hookd. Some events keep the command relay (``COMMAND_EVENTS``), and
 a ``SessionStart`` command entry stays in any case: it starts hookd when none runs, which
 an http entry cannot.
+
+A posted event names no project, and carries no environment: ``target`` finds the project
+the way the command relay's ``CLAUDE_PROJECT_DIR`` names it (``project_root``), and the
+hooks see the daemon's environment.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..server.http_passcode import ENTRY_PATH, PASSCODE_ENV, export_line, load, load_or_create
-from ..settings import Settings, config_file_path
+from ...model import Dialect
+from ..integration import RelayRefused, RelayTarget
+from ..relay_entries import HTTP_ENTRY_PATH, HTTP_PASSCODE_ENV
 
 COMMAND_EVENTS = frozenset({"SessionStart", "Setup", "CwdChanged", "FileChanged"})
 """Events whose relay entry stays a command: Claude Code runs no http hook on
@@ -28,15 +33,17 @@ SessionStart and Setup, and CwdChanged and FileChanged hooks write the agent's
 START_EVENT = "SessionStart"
 START_TIMEOUT_S = 30.0
 """The SessionStart entry that only starts hookd: its wait for the daemon (10 s), and room."""
+_PROJECT_FOLDER_MAX = 200
+"""Claude Code cuts a project folder name at 200 characters and appends a hash."""
 
 
 def entry(port: int, timeout_s: float, on_error: str) -> dict[str, Any]:
     """One http relay entry."""
     handler: dict[str, Any] = {
         "type": "http",
-        "url": f"http://127.0.0.1:{port}{ENTRY_PATH}",
-        "headers": {"Authorization": f"Bearer ${{{PASSCODE_ENV}}}"},
-        "allowedEnvVars": [PASSCODE_ENV],
+        "url": f"http://127.0.0.1:{port}{HTTP_ENTRY_PATH}",
+        "headers": {"Authorization": f"Bearer ${{{HTTP_PASSCODE_ENV}}}"},
+        "allowedEnvVars": [HTTP_PASSCODE_ENV],
         "timeout": timeout_s,
     }
     if on_error == "block":
@@ -49,7 +56,8 @@ def is_entry(handler: Any) -> bool:
     if not isinstance(handler, dict) or handler.get("type") != "http":
         return False
     url = str(handler.get("url", ""))
-    return url.startswith(("http://127.0.0.1:", "http://localhost:")) and url.endswith(ENTRY_PATH)
+    local = url.startswith(("http://127.0.0.1:", "http://localhost:"))
+    return local and url.endswith(HTTP_ENTRY_PATH)
 
 
 def installed(settings: dict[str, Any]) -> tuple[int, str] | None:
@@ -96,19 +104,52 @@ def to_http(
     ]
 
 
-def readiness(settings: Settings, config: str | None, *, dry_run: bool) -> list[str]:
-    """What is still needed for the entries to reach hookd, in words: the passcode in the
-    agent's environment (made now, unless ``dry_run``), and ``http_entry`` turned on."""
-    passcode = load(settings.state_dir) if dry_run else load_or_create(settings.state_dir)
-    notes = []
-    if passcode is None or os.environ.get(PASSCODE_ENV) != passcode:
-        notes.append(f"put the passcode in the agent's environment (your shell profile, before "
-                     f"you start claude): {export_line(settings.state_dir)}")  # fmt: skip
-    if not settings.http_entry:
-        path = config_file_path(config) or os.path.join(
-            os.environ.get("XDG_CONFIG_HOME") or os.path.expanduser("~/.config"),
-            "hookd", "config.toml",
-        )  # fmt: skip
-        notes.append(f"turn the http entry on: add 'http_entry = true' to {path}, then restart "
-                     "hookd ('hookd shutdown'; the next session starts it)")  # fmt: skip
-    return notes
+def target(event: Mapping[str, Any]) -> RelayTarget:
+    """The fire ``hookd-relay claude`` would make of a posted ``event``."""
+    name = event.get("hook_event_name")
+    if not isinstance(name, str):
+        raise RelayRefused('the body has no "hook_event_name": is it an event of Claude Code?')
+    return RelayTarget(Dialect.CLAUDE, name, (project_root(event),))
+
+
+def project_root(event: Mapping[str, Any]) -> str:
+    """The project the session runs in (the command relay's ``CLAUDE_PROJECT_DIR``):
+    the folder, ``cwd`` or one above it, whose name as Claude Code stores it is the
+    transcript's folder (``~/.claude/projects/<name>/<session>.jsonl``); ``cwd`` itself
+    when none is."""
+    cwd = event.get("cwd")
+    if not isinstance(cwd, str) or not os.path.isabs(cwd) or "\0" in cwd:
+        raise RelayRefused("the event has no absolute cwd: is it Claude Code's?")
+    folder = cwd = os.path.normpath(cwd)
+    transcript = event.get("transcript_path")
+    if not isinstance(transcript, str):
+        return cwd
+    stored = os.path.basename(os.path.dirname(transcript))
+    while True:
+        if _stored_name(folder) == stored:
+            return folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return cwd
+        folder = parent
+
+
+def _stored_name(folder: str) -> str:
+    """Claude Code's name for a project folder: every UTF-16 unit that is not an ASCII
+    letter or digit becomes ``-``; past 200 characters, the name is cut and ``-`` and a
+    hash of the path follow (Java's ``hashCode`` in 32 bits, absolute, in base 36)."""
+    raw = folder.encode("utf-16-le", "surrogatepass")
+    units = [int.from_bytes(raw[i : i + 2], "little") for i in range(0, len(raw), 2)]
+    name = "".join(chr(u) if u < 128 and chr(u).isalnum() else "-" for u in units)
+    if len(name) <= _PROJECT_FOLDER_MAX:
+        return name
+    code = 0
+    for unit in units:
+        code = (code * 31 + unit) & 0xFFFFFFFF
+    code = abs(code - (1 << 32) if code >= 1 << 31 else code)
+    digits = ""
+    while True:
+        code, digit = divmod(code, 36)
+        digits = "0123456789abcdefghijklmnopqrstuvwxyz"[digit] + digits
+        if not code:
+            return f"{name[:_PROJECT_FOLDER_MAX]}-{digits}"

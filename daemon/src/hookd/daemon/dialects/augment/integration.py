@@ -1,4 +1,5 @@
-"""``hookd adopt`` and the relay for Augment (auggie 0.36.0).
+"""How auggie (0.36.0) reaches hookd: ``hookd adopt``, its relay entries, and what a
+relayed event fires and answers.
 
 auggie merges the groups of every settings file by matcher, runs a command with the same
 ``args`` once per matcher, and builds one payload per event with the OR of the matched
@@ -11,7 +12,7 @@ one relay group with that matcher and those groups' flags:
       "command": "/home/me/.venv/bin/hookd-relay", "args": ["augment", "launch-process"],
       "timeout": 70000}]}
 
-The command is this installation's relay by its absolute path (``relay_program``); with
+The command is this installation's relay by its absolute path (``PlanOptions.relay``); with
 ``args`` auggie runs it without a shell, so it needs no quoting.
 
 auggie runs it once whenever that matcher matches (the same relay group in two files is
@@ -22,25 +23,61 @@ ignores in a file (a handler that is not a command, an invalid matcher), stay as
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from ..dialects import relay_entries
-from ..dialects.augment import dialect as augment
-from ..errors import UserError
-from ..model import Source
-from . import relay_program
-from .file_edits import Plan, dump_settings, emptied, handed_over, nothing_adopted, read_settings
-from .file_edits import hooks_section as _hooks
+from ...edits import Plan, dump_settings, emptied, handed_over, nothing_adopted, read_settings
+from ...edits import hooks_section as _hooks
+from ...errors import UserError
+from ...model import Dialect, Source
+from .. import integration, relay_entries
+from ..integration import (
+    AdoptAction,
+    HttpEntry,
+    PlanOptions,
+    RelayCall,
+    RelayTarget,
+    entry_arguments,
+    event_name,
+    listed_roots,
+)
+from . import dialect as augment
 
+DIALECT = Dialect.AUGMENT
+ADOPT_SCOPES: Mapping[str, str] = {
+    "user": "~/.augment/settings.json",
+    "project": "<project>/.augment/settings.json",
+    "local": "<project>/.augment/settings.local.json",
+}
+HTTP_ENTRY: HttpEntry | None = None
 SCOPES = {"user": "user", "project": "workspace", "local": "workspace-local"}
 """``--scope`` -> the layer of the settings file it names."""
 RELAY_MARGIN_MS = 10_000
 """How much longer a relay entry may run than the slowest hook it relays."""
 
 
-def plan(action: str, home: str, scope: str, project: str) -> Plan:
+relay_answer = integration.native_answer
+failing_answer = integration.exit_code_failing
+
+
+def plan(action: AdoptAction, home: str, scope: str, project: str, options: PlanOptions) -> Plan:
     agent_file, owned_file = paths(home, scope, project)
-    return ACTIONS[action](agent_file, owned_file)
+    if action == "adopt":
+        return _adopt(agent_file, owned_file, options.relay)
+    if action == "unadopt":
+        return _unadopt(agent_file, owned_file)
+    if action == "install":
+        return _install(agent_file, owned_file, options.relay)
+    return _uninstall(agent_file, owned_file)
+
+
+def relay_target(call: RelayCall) -> RelayTarget:
+    """``hookd-relay augment [MATCHER]``: a relay group names its matcher (its entry);
+    the roots are the payload's ``workspace_roots`` (else ``AUGMENT_PROJECT_DIR``)."""
+    args = entry_arguments(call, 1)
+    event = event_name(call, "hook_event_name")
+    roots = listed_roots(call, "workspace_roots", "AUGMENT_PROJECT_DIR")
+    return RelayTarget(DIALECT, event, roots, args[0] if args else None)
 
 
 def paths(home: str, scope: str, project: str) -> tuple[str, str]:
@@ -54,7 +91,7 @@ def paths(home: str, scope: str, project: str) -> tuple[str, str]:
     return found[False].path, found[True].path
 
 
-def adopt(agent_file: str, owned_file: str) -> Plan:
+def _adopt(agent_file: str, owned_file: str, relay: str) -> Plan:
     """Move the file's command hooks into the hookd-owned file; relay their matchers."""
     agent, agent_text = read_settings(agent_file)
     owned, owned_text = read_settings(owned_file)
@@ -78,7 +115,7 @@ def adopt(agent_file: str, owned_file: str) -> Plan:
             if take:
                 owned.setdefault("hooks", {}).setdefault(event, []).append({**group, "hooks": take})
                 moved += len(take)
-    for event, groups in _relay_groups(_hooks(owned, owned_file)).items():
+    for event, groups in _relay_groups(_hooks(owned, owned_file), relay).items():
         kept.setdefault(event, []).extend(groups)
     agent["hooks"] = kept
     notes[:0] = handed_over(moved, agent_file, owned_file, bool(_hooks(owned, owned_file)))
@@ -89,7 +126,7 @@ def adopt(agent_file: str, owned_file: str) -> Plan:
     )  # fmt: skip
 
 
-def unadopt(agent_file: str, owned_file: str) -> Plan:
+def _unadopt(agent_file: str, owned_file: str) -> Plan:
     """Give the adopted groups back to the agent's file and remove the relay groups."""
     agent, agent_text = read_settings(agent_file)
     owned, owned_text = read_settings(owned_file)
@@ -106,22 +143,22 @@ def unadopt(agent_file: str, owned_file: str) -> Plan:
     return plan
 
 
-def install(agent_file: str, owned_file: str) -> Plan:
+def _install(agent_file: str, owned_file: str, relay: str) -> Plan:
     """Write the relay groups for what the hookd-owned file holds."""
     agent, agent_text = read_settings(agent_file)
     owned, _ = read_settings(owned_file)
-    relay = _relay_groups(_hooks(owned, owned_file))
+    groups_of = _relay_groups(_hooks(owned, owned_file), relay)
     hooks = _without_relay(_hooks(agent, agent_file))
-    for event, groups in relay.items():
+    for event, groups in groups_of.items():
         hooks.setdefault(event, []).extend(groups)
     agent["hooks"] = hooks
-    if not relay:
+    if not groups_of:
         raise UserError(nothing_adopted(owned_file))
-    note = f"relaying {', '.join(sorted(relay))}"
+    note = f"relaying {', '.join(sorted(groups_of))}"
     return Plan(writes={agent_file: (agent_text, dump_settings(agent))}, notes=[note])
 
 
-def uninstall(agent_file: str, owned_file: str) -> Plan:
+def _uninstall(agent_file: str, owned_file: str) -> Plan:
     """Remove the relay groups (the adopted hooks then do not run until re-installed)."""
     agent, agent_text = read_settings(agent_file)
     agent["hooks"] = _without_relay(_hooks(agent, agent_file))
@@ -141,11 +178,13 @@ def _not_adoptable(path: str, event: str, groups: list[dict[str, Any]]) -> str |
     return f"auggie ignores it in {path} ({problem})" if problem else None
 
 
-def _relay_groups(hooks: dict[str, list[dict[str, Any]]]) -> dict[str, list[dict[str, Any]]]:
+def _relay_groups(
+    hooks: dict[str, list[dict[str, Any]]], relay: str
+) -> dict[str, list[dict[str, Any]]]:
     """Per event, one relay group per matcher of the adopted groups (in their order),
     with the OR of those groups' metadata flags and the slowest hook's timeout plus a
     margin."""
-    relay: dict[str, list[dict[str, Any]]] = {}
+    found: dict[str, list[dict[str, Any]]] = {}
     for event, groups in hooks.items():
         tool_event = event in augment.TOOL_EVENTS
         by_matcher: dict[str, list[dict[str, Any]]] = {}
@@ -157,15 +196,15 @@ def _relay_groups(hooks: dict[str, list[dict[str, Any]]]) -> dict[str, list[dict
             timeouts = [h.get("timeout") or augment.DEFAULT_TIMEOUT_MS
                         for g in same for h in g.get("hooks", [])]  # fmt: skip
             handler = {
-                "type": "command", "command": relay_program.relay_path(),
+                "type": "command", "command": relay,
                 "args": ["augment", key] if tool_event else ["augment"],
                 "timeout": max(timeouts, default=augment.DEFAULT_TIMEOUT_MS) + RELAY_MARGIN_MS,
             }  # fmt: skip
             entry: dict[str, Any] = {"matcher": key} if tool_event else {}
             if flags:
                 entry["metadata"] = dict.fromkeys(flags, True)
-            relay.setdefault(event, []).append({**entry, "hooks": [handler]})
-    return relay
+            found.setdefault(event, []).append({**entry, "hooks": [handler]})
+    return found
 
 
 def _without_relay(hooks: dict[str, list[dict[str, Any]]]) -> dict[str, list[dict[str, Any]]]:
@@ -182,6 +221,3 @@ def _is_relay(handler: Any) -> bool:
     return isinstance(handler, dict) and relay_entries.is_relay_command(
         str(handler.get("command", ""))
     )
-
-
-ACTIONS = {"adopt": adopt, "unadopt": unadopt, "install": install, "uninstall": uninstall}
