@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 import trio
 
-from hookd.daemon.server.http_fire import project_root
-from hookd.daemon.server.http_request import Refused
+from hookd.daemon.dialects.claude.http_relay import project_root
+from hookd.daemon.dialects.integration import RelayRefused
 from hookd.protocol import load_openrpc
 from hookd_testing import RpcClient, claude_settings, command, process_gone, wait_until, write_json
 from hookd_testing.schema import schema_errors
@@ -199,5 +199,5 @@ def test_the_project_is_the_folder_the_transcript_is_kept_for(
 
 
 def test_an_event_without_a_cwd_is_refused() -> None:
-    with pytest.raises(Refused, match="no absolute cwd"):
+    with pytest.raises(RelayRefused, match="no absolute cwd"):
         project_root({"hook_event_name": "Stop", "cwd": "relative"})

@@ -2,22 +2,23 @@
 
     hookd-relay claude              (the entries ``hookd relay install`` writes)
     hookd-relay cline "$0"          (a Cline relay file names itself: it stands for its
-    hookd-relay cline-sdk "$0"       folder; either runner may run it, told apart by its event)
+    hookd-relay cline-sdk "$0"       folder; either runner may run it)
     hookd-relay augment [MATCHER]   (an Augment relay group names its matcher)
 
-It reads the event the agent writes on stdin, fires it with ``relay: true`` (hookd then
-runs only the hooks handed to it with ``hookd adopt`` that this entry stands for: the
-agent runs its own, so every hook runs exactly once), and answers as one of the agent's
-hooks would: the stdout, stderr and exit code that agent reads (``_AGENTS``). The hooks
-see the agent's environment: the relay forwards its own, less hookd's service variables.
+A pipe: it sends what the agent gave it (the entry's arguments, stdin as it came, its
+working folder and environment, less hookd's service variables) to the daemon's
+``relay`` method, and writes back the stdout, stderr and exit code the daemon computed
+with the agent's own rules (``hookd.daemon.fire.relay``: hookd runs only the hooks handed
+to it with ``hookd adopt`` that this entry stands for, so every hook runs exactly once).
 
 When no daemon answers, the relay starts one (``hookd serve``, detached; a lock keeps two
 relays from starting two; ``HOOKD_NO_SPAWN=1`` turns that off). When hookd still cannot
 be reached, ``HOOKD_RELAY_ON_ERROR`` decides: ``continue`` (the default: what the agent
 does with a failing hook, the action goes on) or ``block`` (the action an event guards is
-blocked). Either way one line on stderr says what to do. A relay entry with wrong
-arguments is such a failure too (exit 2 would be a block, with the usage as its reason);
-``--help`` prints the usage and exits 0.
+blocked). That answer is the only one the relay makes itself, from a table generated from
+the agents' packages (``hookd/_relay_table.py``); either way one line on stderr says what
+to do. A relay entry with wrong arguments is such a failure too (exit 2 would be a block,
+with the usage as its reason); ``--help`` prints the usage and exits 0.
 
 Standard library only, and only ``json``, ``os`` and ``socket`` on the way of an event
 (it starts on every event): about the cost of starting Python (``bench/relay.py``).
@@ -30,9 +31,12 @@ import os
 import socket
 import sys
 
+from hookd._relay_table import AGENTS as TABLE
+from hookd._relay_table import EXIT_CODES
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs milliseconds at start-up, on every event
-    from collections.abc import Callable, Mapping, Sequence
+    from collections.abc import Mapping, Sequence
     from typing import Any
 
     Answer = tuple[str, str, int]
@@ -44,6 +48,8 @@ SPAWN_WAIT_S = 10.0
 SERVICE_PREFIXES = ("HOOKD_", "LISTEN_", "NOTIFY_SOCKET", "WATCHDOG_")
 """hookd's and the service manager's own variables: not the agent's world."""
 _NOT_RUNNING = frozenset({2, 111, 20})  # ENOENT, ECONNREFUSED, ENOTDIR
+AGENTS = tuple(TABLE)
+"""The agents whose relay entries hookd writes."""
 
 
 class RelayError(Exception):
@@ -52,151 +58,6 @@ class RelayError(Exception):
 
 class NotRunning(RelayError):
     """Nothing listens on the socket."""
-
-
-# -- what each agent sends and reads ------------------------------------------------------
-
-
-class Agent:
-    """One agent's side of the relay: where its event names itself and its workspace,
-    what the relay entry's argument means, and how a hook answers it."""
-
-    __slots__ = ("answer", "entry", "event_key", "failing", "roots", "runner")
-
-    def __init__(
-        self,
-        event_key: str,
-        roots: Callable[[dict[str, Any], Mapping[str, str]], list[str]],
-        answer: Callable[[dict[str, Any]], Answer],
-        failing: Callable[[str, bool], Answer],
-        entry: Callable[[str], str] | None = None,
-        runner: Callable[[dict[str, Any]], str] | None = None,
-    ) -> None:
-        self.event_key = event_key
-        """The payload field naming the event."""
-        self.roots = roots
-        self.answer = answer
-        """hookd's result -> what the agent reads from one hook."""
-        self.failing = failing
-        """(message, block?) -> the answer when hookd cannot be reached."""
-        self.entry = entry
-        """The relay entry's argument -> ``relayEntry`` (None: the entry takes none)."""
-        self.runner = runner
-        """The event -> the agent that sent it, where one relay entry serves two."""
-
-
-def _native_json(result: dict[str, Any]) -> Answer:
-    """The combined outcome as one hook's JSON answer, exit 0 (an empty answer: nothing)."""
-    native = result.get("native") or {}
-    return (json.dumps(native) if native else "", "", 0)
-
-
-def _claude_roots(payload: dict[str, Any], environ: Mapping[str, str]) -> list[str]:
-    return [environ.get("CLAUDE_PROJECT_DIR") or _text(payload.get("cwd")) or os.getcwd()]
-
-
-def _listed_roots(key: str, variable: str | None = None) -> Callable[..., list[str]]:
-    """Roots from a payload list (Cline's ``workspaceRoots``, auggie's ``workspace_roots``),
-    else the agent's variable, else the payload's ``cwd``, else the working folder."""
-
-    def roots(payload: dict[str, Any], environ: Mapping[str, str]) -> list[str]:
-        listed = payload.get(key)
-        if isinstance(listed, list):
-            found = [r for r in listed if isinstance(r, str) and r]
-            if found:
-                return found
-        fallback = environ.get(variable) if variable else None
-        return [fallback or _text(payload.get("cwd")) or os.getcwd()]
-
-    return roots
-
-
-def _text(value: object) -> str | None:
-    return value if isinstance(value, str) and value else None
-
-
-def _exit_codes(message: str, block: bool) -> Answer:
-    """Claude Code and auggie: exit 1 is a failing hook (the action goes on), exit 2
-    blocks the action with stderr as the reason."""
-    return ("", message, 2 if block else 1)
-
-
-def _cline_failed(result: dict[str, Any]) -> str | None:
-    """A relayed hook that failed as Cline counts it (exit code not 0, killed, timed out,
-    could not start): cline 2.18.0 then drops every hook's answer for the event
-    (``Promise.all``), the agent's own hooks' too, so the relay fails as well."""
-    for hook in result.get("hooks") or ():
-        error = hook.get("error") or ""
-        code = hook.get("exitCode")
-        if hook.get("timedOut") or (code not in (0, None)) or error.startswith("could not"):
-            return error or f"{hook.get('source')} exited with code {code}"
-    return None
-
-
-def _cline_answer(result: dict[str, Any]) -> Answer:
-    native = result.get("native") or {}
-    answered = native.get("cancel") or native.get("contextModification")
-    failure = _cline_failed(result)
-    if failure and not answered:
-        return ("", f"hookd-relay: {failure}", 1)
-    return (json.dumps(native), "", 0)
-
-
-def _cline_failing(message: str, block: bool) -> Answer:
-    """A failing Cline hook (exit 1) lets the action go on; only a ``cancel`` blocks."""
-    if not block:
-        return ("", message, 1)
-    answer = {"cancel": True, "contextModification": "", "errorMessage": message}
-    return (json.dumps(answer), message, 0)
-
-
-def _sdk_failing(message: str, block: bool) -> Answer:
-    """The SDK reads a hook's stdout whatever its exit code: only a ``cancel`` blocks. It
-    shows a hook's exit code and stderr nowhere (not to the model, not in its output or
-    log), so a failing hook's line would be lost: letting the action go on, the relay
-    answers the line as a context too (on a tool event the model is sent it)."""
-    if not block:
-        return (json.dumps({"context": message}), message, 1)
-    return (json.dumps({"cancel": True, "errorMessage": message}), message, 0)
-
-
-def _folder(argument: str) -> str:
-    """A Cline relay file passes its own path (``"$0"``): it stands for its folder."""
-    return os.path.dirname(os.path.abspath(argument))
-
-
-def _same(argument: str) -> str:
-    return argument
-
-
-SDK_HOOK_NAMES = frozenset({
-    "tool_call", "tool_result", "agent_start", "agent_resume", "agent_abort", "agent_end",
-    "agent_error", "prompt_submit", "pre_compact", "session_shutdown",
-})  # fmt: skip
-"""The ``hookName`` values of the Cline SDK's events (the original runner sends the
-event's own name, ``PreToolUse``)."""
-
-
-def _cline_runner(payload: dict[str, Any]) -> str:
-    """Both Cline runners read ``.clinerules/hooks``, so both run a relay file there:
-    which one sent this event."""
-    return "cline-sdk" if payload.get("hookName") in SDK_HOOK_NAMES else "cline"
-
-
-_AGENTS: dict[str, Agent] = {
-    "claude": Agent("hook_event_name", _claude_roots, _native_json, _exit_codes),
-    "cline": Agent("hookName", _listed_roots("workspaceRoots"), _cline_answer, _cline_failing,
-                   entry=_folder, runner=_cline_runner),
-    "cline-sdk": Agent("hookName", _listed_roots("workspaceRoots"), _native_json, _sdk_failing,
-                       entry=_folder, runner=_cline_runner),
-    "augment": Agent("hook_event_name", _listed_roots("workspace_roots", "AUGMENT_PROJECT_DIR"),
-                     _native_json, _exit_codes, entry=_same),
-}  # fmt: skip
-AGENTS = tuple(_AGENTS)
-"""The agents whose hook contract the relay answers."""
-
-
-# -- the relay ------------------------------------------------------------------------------
 
 
 USAGE = (
@@ -210,48 +71,69 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args and args[0] in ("-h", "--help"):
         print(USAGE)
         return 0
-    agent = _AGENTS.get(args[0]) if args else None
-    policy = "block" if os.environ.get(ON_ERROR_ENV) == "block" else "continue"
-    block = policy == "block"
+    block = os.environ.get(ON_ERROR_ENV) == "block"
+    stdin = sys.stdin.buffer.read()
     try:
-        if agent is None or len(args) > (2 if agent.entry else 1):
-            raise RelayError(_bad_arguments(args, agent))
-        entry = agent.entry(args[1]) if agent.entry and len(args) > 1 else None
-        payload = _read_event(sys.stdin.buffer.read(), agent.event_key)
-        name = agent.runner(payload) if agent.runner else args[0]
-        agent = _AGENTS[name]
-        result = relay(name, payload, os.environ, entry)
-        stdout, stderr, code = agent.answer(result)
+        bad = bad_arguments(args)
+        if bad:
+            raise RelayError(bad)
+        stdout, stderr, code = relay(args, stdin, os.environ)
     except RelayError as exc:
-        verdict = "blocking" if block else "letting the action go on"
-        message = f"hookd-relay: {exc} ({verdict}: {ON_ERROR_ENV}={policy})"
-        stdout, stderr, code = (agent or _AGENTS["claude"]).failing(message, block)
+        stdout, stderr, code = unreachable_answer(args, stdin, str(exc), block)
     if stdout:
         sys.stdout.write(stdout)
+        sys.stdout.flush()
     if stderr:
-        print(stderr, file=sys.stderr)
+        sys.stderr.write(stderr)
     return code
 
 
-def _bad_arguments(args: list[str], agent: Agent | None) -> str:
+def failure_message(reason: str, block: bool) -> str:
+    """The one line a failing relay says (the daemon says the same when it refuses)."""
+    verdict = "blocking" if block else "letting the action go on"
+    policy = "block" if block else "continue"
+    return f"hookd-relay: {reason} ({verdict}: {ON_ERROR_ENV}={policy})"
+
+
+def bad_arguments(args: Sequence[str]) -> str | None:
     """What is wrong with the relay entry's arguments, and what to do (one line: the agent
     shows it as a failing hook's message, never as a block reason unless asked to)."""
     fix = "fix the entry, or write it again with 'hookd relay install'"
     if not args:
         return f"no agent named (hookd-relay AGENT, AGENT one of {', '.join(AGENTS)}): {fix}"
-    if agent is None:
+    facts = TABLE.get(args[0])
+    if facts is None:
         return f"unknown agent {args[0]!r} (one of {', '.join(AGENTS)}): {fix}"
-    return f"too many arguments for {args[0]} ({' '.join(args[1:])!r}): {fix}"
+    if len(args) - 1 > facts["args"]:
+        return f"too many arguments for {args[0]} ({' '.join(args[1:])!r}): {fix}"
+    return None
 
 
-def _read_event(raw: bytes, event_key: str) -> dict[str, Any]:
-    try:
-        payload = json.loads(raw)
-    except ValueError as exc:
-        raise RelayError(f"the event on stdin is not JSON ({exc})") from None
-    if not isinstance(payload, dict) or not isinstance(payload.get(event_key), str):
-        raise RelayError(f"the event on stdin has no {event_key}: is this run by the agent?")
-    return payload
+def unreachable_answer(args: Sequence[str], stdin: bytes, reason: str, block: bool) -> Answer:
+    """The agent's failing (``block``: blocking) hook when hookd cannot answer, from the
+    table: the answer of the runner the event names (one Cline relay file serves both
+    runners), else of the entry's agent, else of an agent reading exit codes."""
+    agent = args[0] if args else ""
+    facts = TABLE.get(agent) or EXIT_CODES
+    runners = facts["runners"]
+    if runners:
+        try:
+            event = json.loads(stdin).get(facts["event"])
+        except (ValueError, AttributeError):
+            event = None
+        if event in runners:
+            facts = TABLE[runners[event]]
+    stdout, stderr, code = facts["block" if block else "continue"]
+    message = failure_message(reason, block)
+    return _fill(stdout, message), _fill(stderr, message), code
+
+
+def _fill(template: str, message: str) -> str:
+    """A table answer with the message in place (``{message_json}``: as a JSON string)."""
+    import re
+
+    values = {"{message}": message, "{message_json}": json.dumps(message)}
+    return re.sub(r"\{message(?:_json)?\}", lambda m: values[m.group(0)], template)
 
 
 def agent_environment(environ: Mapping[str, str]) -> dict[str, str]:
@@ -260,33 +142,25 @@ def agent_environment(environ: Mapping[str, str]) -> dict[str, str]:
     return {k: v for k, v in environ.items() if not k.startswith(SERVICE_PREFIXES)}
 
 
-def relay(
-    agent: str,
-    payload: dict[str, Any],
-    environ: Mapping[str, str],
-    entry: str | None = None,
-) -> dict[str, Any]:
-    """Fire the agent's event through hookd (starting the daemon when none answers) and
-    return the result."""
-    facts = _AGENTS[agent]
-    params: dict[str, Any] = {
-        "agent": agent,
-        "event": payload[facts.event_key],
-        "workspaceRoots": [os.path.abspath(root) for root in facts.roots(payload, environ)],
-        "payload": payload,
+def relay(args: Sequence[str], stdin: bytes, environ: Mapping[str, str]) -> Answer:
+    """Hand one run of the entry to hookd (starting the daemon when none answers) and
+    return what the agent must read."""
+    params = {
+        "agent": args[0],
+        "args": list(args[1:]),
+        "stdin": stdin.decode("utf-8", "replace"),
+        "cwd": os.getcwd(),
         "env": agent_environment(environ),
-        "relay": True,
+        "onError": "block" if environ.get(ON_ERROR_ENV) == "block" else "continue",
     }
-    if entry is not None:
-        params["relayEntry"] = entry
     path = socket_path(environ)
     try:
-        return fire(path, params)
+        return call(path, params)
     except NotRunning:
         if environ.get(NO_SPAWN_ENV) == "1":
             raise
     start_daemon(path)
-    return fire(path, params)
+    return call(path, params)
 
 
 def socket_path(environ: Mapping[str, str]) -> str:
@@ -302,10 +176,9 @@ def socket_path(environ: Mapping[str, str]) -> str:
     return os.path.join(tmp, f"hookd-{os.getuid()}", "hookd.sock")
 
 
-def fire(path: str, params: dict[str, Any]) -> dict[str, Any]:
-    """One ``fire`` request over the socket (NDJSON framing, which hookd accepts and
-    answers in), and its result. No progress is asked for, so the answer is the only
-    message that comes back."""
+def call(path: str, params: dict[str, Any]) -> Answer:
+    """One ``relay`` request over the socket (NDJSON framing, which hookd accepts and
+    answers in), and the answer it carries."""
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
         try:
             conn.connect(path)
@@ -314,19 +187,32 @@ def fire(path: str, params: dict[str, Any]) -> dict[str, Any]:
                 raise NotRunning(f"hookd is not running (no daemon at {path}: {exc.strerror}); "
                                  "start it with 'hookd serve'") from None  # fmt: skip
             raise RelayError(f"cannot reach hookd at {path}: {exc.strerror}") from None
-        request = {"jsonrpc": "2.0", "id": 1, "method": "fire", "params": params}
+        request = {"jsonrpc": "2.0", "id": 1, "method": "relay", "params": params}
         conn.sendall(json.dumps(request, separators=(",", ":")).encode() + b"\n")
         reader = conn.makefile("rb")
         for line in reader:
-            message = json.loads(line)
+            try:
+                message = json.loads(line)
+            except ValueError:
+                raise RelayError(f"hookd at {path} sent a reply that is not JSON") from None
             if isinstance(message, dict) and message.get("id") == 1:
-                if "error" in message:
-                    error = message["error"]
-                    raise RelayError(f"hookd refused the event: {error.get('message')} "
-                                     f"({error.get('code')}): {error.get('data')}")  # fmt: skip
-                result: dict[str, Any] = message["result"]
-                return result
+                return _answer(message)
     raise RelayError(f"hookd at {path} closed the connection before answering")
+
+
+def _answer(message: dict[str, Any]) -> Answer:
+    """The stdout, stderr and exit code in a ``relay`` reply (``RelayError`` otherwise)."""
+    if "error" in message:
+        error = message["error"] if isinstance(message["error"], dict) else {}
+        raise RelayError(f"hookd refused the event: {error.get('message')} "
+                         f"({error.get('code')}): {error.get('data')}")  # fmt: skip
+    result = message.get("result")
+    if isinstance(result, dict):
+        stdout, stderr, code = result.get("stdout"), result.get("stderr"), result.get("exitCode")
+        if isinstance(stdout, str) and isinstance(stderr, str) and type(code) is int:
+            return stdout, stderr, code
+    raise RelayError("hookd's reply to the relay is not one it can use (is the daemon of "
+                     "another hookd version? restart it: 'hookd shutdown')")  # fmt: skip
 
 
 def start_daemon(path: str) -> None:

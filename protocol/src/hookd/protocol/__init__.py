@@ -41,6 +41,7 @@ from ._methods import HOOK_ASYNC_RESULT as HOOK_ASYNC_RESULT
 from ._methods import HOOK_RUN as HOOK_RUN
 from ._methods import HOOKS_LIST as HOOKS_LIST
 from ._methods import PROGRESS as PROGRESS
+from ._methods import RELAY as RELAY
 from ._methods import REQUEST_METHODS as REQUEST_METHODS
 from ._methods import ROOTS_ADD as ROOTS_ADD
 from ._methods import ROOTS_REMOVE as ROOTS_REMOVE
@@ -81,6 +82,7 @@ __all__ = [
     "NOT_FROM_A_HOOK",
     "PARSE_ERROR",
     "PROGRESS",
+    "RELAY",
     "REQUEST_CANCELLED",
     "REQUEST_METHODS",
     "ROOTS_ADD",

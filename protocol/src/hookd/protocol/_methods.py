@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 FIRE = "fire"
+RELAY = "relay"
 STATUS = "status"
 HOOKS_LIST = "hooks/list"
 ROOTS_ADD = "roots/add"
@@ -17,6 +18,7 @@ PROGRESS = "$/progress"
 
 REQUEST_METHODS: tuple[str, ...] = (
     FIRE,
+    RELAY,
     STATUS,
     HOOKS_LIST,
     ROOTS_ADD,

@@ -4,17 +4,18 @@ rules of ``base.DialectModule``.
 Each agent's package (``dialects/<agent>/``) holds a ``dialect`` module (reading its hooks,
 running them, reading their answers) and an ``integration`` module fulfilling
 ``IntegrationModule``: which of its sources ``hookd adopt`` can hand to hookd and where
-they move (``ADOPT_SCOPES``, ``plan``), how an event that reaches hookd through its relay
-entry names its event, roots and entry (``relay_target``), the exact stdout, stderr and
-exit code the agent must read back (``relay_answer``), what a hook that failed answers
-(``failing_answer``: when hookd refuses the event, and, as a table generated from it,
-when hookd-relay cannot reach hookd at all) and whether it has an http entry
+they move (``ADOPT_SCOPES``, ``plan``), what its relay entries pass and how a relayed
+event names itself (``RELAY``: data), its roots and which entry it came through
+(``relay_roots``, ``relay_entry``), the exact stdout, stderr and exit code the agent must
+read back (``relay_answer``), what a hook that failed answers (``failing_answer``: when
+hookd refuses the event, and, as a table generated from ``RELAY`` and it, when
+hookd-relay cannot reach hookd at all) and whether it has an http entry
 (``HTTP_ENTRY``). ``all_dialects.AGENT_PACKAGES`` lists the packages; the CLI, the relay
 door and the http entry look an agent up there and never name one.
 
 An agent whose hooks cannot be handed over says so with an empty ``ADOPT_SCOPES`` and
-assigns the defaults below (``cannot_plan``, ``no_relay_target``): ``hookd adopt`` then
-refuses with a message naming the agents that can.
+assigns ``cannot_plan``: ``hookd adopt`` then refuses with a message naming the agents
+that can.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 from hookd.protocol import FireResult
@@ -73,6 +74,22 @@ class RelayCall:
 
 
 @dataclass(frozen=True, slots=True)
+class RelayFacts:
+    """What a run of the agent's relay entry passes and how its event names itself: plain
+    data, so that ``hookd-relay`` answers from a table generated from it when it cannot
+    reach hookd (``hookd/_relay_table.py``)."""
+
+    entry_args: int
+    """How many arguments its entries pass after the agent's name (a Cline relay file its
+    own path, an auggie relay group its matcher; Claude's none)."""
+    event_key: str
+    """The payload field naming the event."""
+    runners: Mapping[str, Dialect] = field(default_factory=dict)
+    """Event names (in ``event_key``) another agent sends through the same entry: one
+    relay file in ``.clinerules/hooks`` serves both Cline runners."""
+
+
+@dataclass(frozen=True, slots=True)
 class RelayTarget:
     """What a relayed event fires: whose hooks, which event, for which roots, and which
     relay entry (None: every adopted hook of the event)."""
@@ -116,6 +133,7 @@ class IntegrationModule(Protocol):
     ADOPT_SCOPES: Mapping[str, str]
     """``--scope`` values ``hookd adopt`` takes for this agent, each with what it names
     (empty: its hooks cannot be handed over)."""
+    RELAY: RelayFacts
     HTTP_ENTRY: HttpEntry | None
     """How a posted event fires, for an agent with http hook entries (None: none)."""
 
@@ -125,9 +143,12 @@ class IntegrationModule(Protocol):
         """The edits of ``action`` for the agent's configuration of ``scope`` (a scope of
         ``ADOPT_SCOPES``). Raises ``UserError`` for what the person must fix first."""
 
-    def relay_target(self, call: RelayCall) -> RelayTarget:
-        """What a run of one of this agent's relay entries fires. Raises
-        ``RelayRefused`` (wrong entry arguments, no event name in the payload)."""
+    def relay_roots(self, call: RelayCall) -> tuple[str, ...]:
+        """The workspace roots of a relayed event (absolute paths)."""
+
+    def relay_entry(self, call: RelayCall) -> str | None:
+        """Which adopted hooks the entry stands for (None: every adopted hook of the
+        event); ``call.args`` has at most ``RELAY.entry_args`` arguments."""
 
     def relay_answer(self, request: FireRequest, result: FireResult) -> RelayAnswer:
         """The fire's outcome as one of the agent's hooks answers it."""
@@ -152,9 +173,9 @@ def cannot_plan(
     raise UserError(f"hookd cannot {action} this agent's hooks")
 
 
-def no_relay_target(call: RelayCall) -> RelayTarget:
-    """``relay_target`` for an agent with no relay entries."""
-    raise RelayRefused(f"hookd has no relay entries for {call.agent}")
+def no_entry(call: RelayCall) -> str | None:
+    """``relay_entry`` for agents whose entries stand for every adopted hook."""
+    return None
 
 
 def native_answer(request: FireRequest, result: FireResult) -> RelayAnswer:
@@ -171,24 +192,6 @@ def exit_code_failing(message: str, block: bool) -> RelayAnswer:
 
 
 # Helpers the integrations share ----------------------------------------------------------
-
-
-def event_name(call: RelayCall, key: str) -> str:
-    """The event the payload names in ``key``, or ``RelayRefused``."""
-    event = call.payload.get(key)
-    if not isinstance(event, str):
-        raise RelayRefused(f"the event on stdin has no {key}: is this run by the agent?")
-    return event
-
-
-def entry_arguments(call: RelayCall, most: int) -> tuple[str, ...]:
-    """The entry's arguments, or ``RelayRefused`` when it has more than ``most``."""
-    if len(call.args) > most:
-        raise RelayRefused(
-            f"too many arguments for {call.agent} ({' '.join(call.args)!r}): fix the entry, "
-            "or write it again with 'hookd relay install'"
-        )
-    return call.args
 
 
 def text(value: object) -> str | None:

@@ -4,7 +4,7 @@ what to send instead (the server answers it as -32602)."""
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from hookd.protocol import AGENTS
@@ -25,7 +25,8 @@ class InvalidFire(ValueError):
 def parse_fire(
     params: Mapping[str, Any], settings: Settings, fire_id: int | str | None = None
 ) -> FireRequest:
-    """Validate ``fire`` params into a request (``fire_id``: the request's JSON-RPC id).
+    """Validate the socket's ``fire`` params into a request (``fire_id``: the request's
+    JSON-RPC id): the one place wire names become the typed ``FireRequest``.
 
     Raises:
         InvalidFire: with a message naming the bad field and what is expected.
@@ -34,12 +35,7 @@ def parse_fire(
     if agent not in AGENTS:
         raise InvalidFire(f'"agent" must be one of {", ".join(AGENTS)}; got {agent!r}')
     module = DIALECTS[agent]  # Dialect is a StrEnum: its value finds it
-    raw_event = params.get("event")
-    event = module.canonical_event(raw_event) if isinstance(raw_event, str) else None
-    if event is None:
-        raise InvalidFire(
-            f"{raw_event!r} is not an event of {agent}; its events: {', '.join(module.EVENTS)}"
-        )
+    event = canonical(module, params.get("event"))
     roots = params.get("workspaceRoots", [])
     if not isinstance(roots, list) or not all(is_usable_path(r) for r in roots):
         raise InvalidFire('"workspaceRoots" must be a list of absolute paths (no NUL bytes)')
@@ -47,7 +43,7 @@ def parse_fire(
     if not isinstance(payload, dict):
         raise InvalidFire('"payload" must be a JSON object (the event as the agent sends it)')
     env = params.get("env", {})
-    if not isinstance(env, dict) or not all(_env_entry_ok(k, v) for k, v in env.items()):
+    if not isinstance(env, dict) or not all(env_entry_ok(k, v) for k, v in env.items()):
         raise InvalidFire('"env" must map variable names (no "=", no NUL) to strings (no NUL)')
     handlers = params.get("clientHandlers") or []
     if not isinstance(handlers, list) or not all(h in CLIENT_HANDLER_TYPES for h in handlers):
@@ -62,19 +58,61 @@ def parse_fire(
     if relay_entry is not None and not (isinstance(relay_entry, str) and relay):
         raise InvalidFire('"relayEntry" must be a string, sent with "relay": true (hookd-relay '
                           "names the relay entry that fired)")  # fmt: skip
+    timeout_s = _positive_ms(params, "timeoutMs")
+    slow_threshold_s = _positive_ms(params, "slowThresholdMs")
+    dirs = params.get("hooksDirs") or []
+    if not isinstance(dirs, list) or not all(is_usable_path(d) for d in dirs):
+        raise InvalidFire('"hooksDirs" must be a list of absolute folder paths')
+    return new_request(
+        module, event, roots, payload, env, settings, fire_id,
+        timeout_s=timeout_s, slow_threshold_s=slow_threshold_s,
+        client_handlers=frozenset(handlers), hooks_dirs=dirs, relay=relay,
+        relay_entry=relay_entry,
+    )  # fmt: skip
+
+
+def canonical(module: DialectModule, raw_event: object) -> str:
+    """The dialect's own spelling of the event, or ``InvalidFire`` naming its events."""
+    event = module.canonical_event(raw_event) if isinstance(raw_event, str) else None
+    if event is None:
+        agent = module.DIALECT.value
+        raise InvalidFire(
+            f"{raw_event!r} is not an event of {agent}; its events: {', '.join(module.EVENTS)}"
+        )
+    return event
+
+
+def new_request(
+    module: DialectModule,
+    event: str,
+    roots: Sequence[str],
+    payload: dict[str, Any],
+    env: dict[str, str],
+    settings: Settings,
+    fire_id: int | str | None,
+    *,
+    timeout_s: float | None = None,
+    slow_threshold_s: float | None = None,
+    client_handlers: frozenset[str] = frozenset(),
+    hooks_dirs: Sequence[str] = (),
+    relay: bool = False,
+    relay_entry: str | None = None,
+) -> FireRequest:
+    """The request every door makes (the socket's ``fire``, the relay's, the http entry's)
+    of values already typed: ``event`` canonical, ``roots`` and ``hooks_dirs`` absolute.
+    Raises ``InvalidFire`` for hook folders the dialect does not take."""
     return FireRequest(
         dialect=module.DIALECT,
         event=event,
         roots=tuple(dict.fromkeys(os.path.normpath(r) for r in roots)),  # each root once
         payload=payload,
         env=env,
-        timeout_s=_positive_ms(params, "timeoutMs"),
-        slow_threshold_s=_positive_ms(params, "slowThresholdMs")
-        or settings.slow_threshold_ms / 1000,
-        client_handlers=frozenset(handlers),
+        timeout_s=timeout_s,
+        slow_threshold_s=slow_threshold_s or settings.slow_threshold_ms / 1000,
+        client_handlers=client_handlers,
         state_dir=settings.state_dir,
         failure_policy=settings.cline_failure_policy,
-        extra_hook_dirs=_hooks_dirs(params, module, env),
+        extra_hook_dirs=_hooks_dirs(hooks_dirs, module, env),
         fire_id=fire_id,
         relay=relay,
         relay_entry=relay_entry,
@@ -82,13 +120,10 @@ def parse_fire(
 
 
 def _hooks_dirs(
-    params: Mapping[str, Any], module: DialectModule, env: Mapping[str, str]
+    dirs: Sequence[str], module: DialectModule, env: Mapping[str, str]
 ) -> tuple[str, ...]:
     """Extra hook folders the client names (Cline's ``--hooks-dir``, which the Cline CLI
     passes on as ``CLINE_HOOKS_DIR``): searched first, before the usual folders."""
-    dirs = params.get("hooksDirs") or []
-    if not isinstance(dirs, list) or not all(is_usable_path(d) for d in dirs):
-        raise InvalidFire('"hooksDirs" must be a list of absolute folder paths')
     if dirs and not module.TAKES_HOOKS_DIRS:
         takers = [d.value for d, m in DIALECTS.items() if m.TAKES_HOOKS_DIRS]
         raise InvalidFire(
@@ -106,7 +141,7 @@ def is_usable_path(value: object) -> bool:
     return isinstance(value, str) and os.path.isabs(value) and "\0" not in value
 
 
-def _env_entry_ok(key: object, value: object) -> bool:
+def env_entry_ok(key: object, value: object) -> bool:
     return (
         isinstance(key, str)
         and bool(key)

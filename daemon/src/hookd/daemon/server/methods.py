@@ -4,22 +4,17 @@
 from __future__ import annotations
 
 import os
-import time
-from dataclasses import replace
-from functools import partial
 from typing import Any
-
-import trio
 
 from hookd.protocol import (
     DISCOVER,
     FIRE,
-    FIRE_TOO_DEEP,
     HOOK_ASYNC_RESULT,
     HOOKS_LIST,
     INVALID_PARAMS,
     NOT_FROM_A_HOOK,
     PROGRESS,
+    RELAY,
     ROOTS_ADD,
     ROOTS_REMOVE,
     SHUTDOWN,
@@ -29,8 +24,13 @@ from hookd.protocol import (
 )
 
 from ..audit import Peer
-from ..fire.params import InvalidFire, is_usable_path, parse_fire
-from ..fire.pipeline import Fire, FirePorts
+from ..fire.entry import Caller, FireRefused, Started, start
+from ..fire.params import InvalidFire, env_entry_ok, is_usable_path, parse_fire
+from ..fire.pipeline import NO_PORTS, FirePorts
+from ..fire.relay import Refused as RelayRefused
+from ..fire.relay import RelayParams, relay_request
+from ..fire.relay import failing as relay_failing
+from ..model import FireRequest
 from .context import RequestContext
 from .dispatch import JsonRpcError, Later, Method, Starter, Success, awaited
 
@@ -67,31 +67,19 @@ def start_fire(
         "slowThresholdMs": slowThresholdMs,
         "env": env if env is not None else {},
     }
-    services = ctx.services
     try:
-        request = parse_fire(params, services.settings, ctx.request_id)
+        request = parse_fire(params, ctx.services.settings, ctx.request_id)
     except InvalidFire as exc:
         raise JsonRpcError(INVALID_PARAMS, "Invalid params", str(exc)) from None
     connection = ctx.connection
-    caller = connection.caller
-    peer = Peer(caller.pid, caller.uid, caller.inside_hook)
-    audit = services.audit
-    try:
-        if caller.inside_hook:  # else the depth is 0, as parsed
-            request = replace(request, depth=_nesting(ctx))
-    except JsonRpcError as refused:
-        audit.fire(
-            peer=peer, request_id=ctx.request_id, agent=request.dialect.value,
-            event=request.event, roots=request.roots, depth=-1, outcome="refused",
-            reason=str(refused.data),
-        )  # fmt: skip
-        raise
-    services.add_roots(request.roots)
     notify = None
     if isinstance(workDoneToken, int | str) and not isinstance(workDoneToken, bool):
 
         def notify(value: dict[str, Any]) -> None:
             connection.send_progress(PROGRESS, {"token": workDoneToken, "value": value})
+
+    peer = _peer(ctx)
+    audit = ctx.services.audit
 
     def deliver(result: dict[str, Any]) -> None:
         audit.async_result(
@@ -105,33 +93,84 @@ def start_fire(
         ask_client=connection.ask if request.client_handlers else None,
         deliver=deliver,
     )
-    record = partial(
-        audit.fire, peer=peer, request_id=ctx.request_id, agent=request.dialect.value,
-        event=request.event, roots=request.roots, depth=request.depth,
-    )  # fmt: skip
-    begun_at = time.perf_counter()
-    try:
-        started = Fire(request, services, ports)
-        result = None if started.specs else started.result_now()
-    except BaseException:  # a bug in the lookup or the result: the fire is still recorded
-        record(outcome="failed", duration_ms=round((time.perf_counter() - begun_at) * 1000, 3))
-        raise
-    if result is not None:
-        record(result=result)
-        return Success(result)
+    started = _start(ctx, request, peer, ports)
+    if started.now is not None:
+        return Success(started.now)
 
     async def run() -> Any:
-        try:
-            result = await started.result()
-        except BaseException as exc:
-            outcome = "cancelled" if _only_cancelled(exc) else "failed"
-            elapsed = round((time.perf_counter() - started.started) * 1000, 3)
-            record(outcome=outcome, duration_ms=elapsed)
-            raise
-        record(result=result)
-        return Success(result)
+        return Success(await started.result())
 
     return Later(run)
+
+
+def start_relay(
+    ctx: RequestContext,
+    agent: Any,
+    stdin: Any,
+    cwd: Any,
+    args: Any = None,
+    env: Any = None,
+    onError: Any = None,
+) -> Any:
+    """One run of an agent's relay entry: what the agent must read (``fire.relay``).
+
+    Answered at once when no hook runs in the foreground, as ``fire`` is; an event hookd
+    cannot fire is answered as the agent's failing hook, not as an error."""
+    params = _relay_params(agent, args, stdin, cwd, env, onError)
+    try:
+        request, integration = relay_request(params, ctx.services.settings, ctx.request_id)
+    except RelayRefused as refused:
+        return Success(refused.answer.wire())
+    try:
+        started = _start(ctx, request, _peer(ctx), NO_PORTS)
+    except JsonRpcError as refused:  # nested too deep
+        reason = f"hookd refused the event: {refused.message} ({refused.code}): {refused.data}"
+        return Success(relay_failing(integration, params, reason).wire())
+    if started.now is not None:
+        return Success(integration.relay_answer(request, started.now).wire())
+
+    async def run() -> Any:
+        result = await started.result()
+        return Success(integration.relay_answer(request, result).wire())
+
+    return Later(run)
+
+
+def _relay_params(
+    agent: Any, args: Any, stdin: Any, cwd: Any, env: Any, on_error: Any
+) -> RelayParams:
+    """The ``relay`` params typed, or -32602 naming the one of the wrong type (a relay of
+    another version, or not hookd's: what an agent sends is answered, not refused)."""
+    args = [] if args is None else args
+    env = {} if env is None else env
+    checks = (
+        (isinstance(agent, str), '"agent" must be a string (the entry\'s first argument)'),
+        (isinstance(args, list) and all(isinstance(a, str) for a in args),
+         '"args" must be a list of strings (the entry\'s other arguments)'),
+        (isinstance(stdin, str), '"stdin" must be a string (what the agent wrote)'),
+        (is_usable_path(cwd), '"cwd" must be an absolute path (the relay\'s working folder)'),
+        (isinstance(env, dict) and all(env_entry_ok(k, v) for k, v in env.items()),
+         '"env" must map variable names (no "=", no NUL) to strings (no NUL)'),
+        (on_error in (None, "continue", "block"), '"onError" must be "continue" or "block"'),
+    )  # fmt: skip
+    for fine, says in checks:
+        if not fine:
+            raise JsonRpcError(INVALID_PARAMS, "Invalid params", says)
+    return RelayParams(agent, tuple(args), stdin, os.path.normpath(cwd), env, on_error == "block")
+
+
+def _peer(ctx: RequestContext) -> Peer:
+    caller = ctx.connection.caller
+    return Peer(caller.pid, caller.uid, caller.inside_hook)
+
+
+def _start(ctx: RequestContext, request: FireRequest, peer: Peer, ports: FirePorts) -> Started:
+    """Admit and start a fire of this connection (-1004 when nested too deep)."""
+    caller = Caller(peer, ctx.request_id, ctx.connection.caller.hook_id)
+    try:
+        return start(request, ctx.services, caller, ports)
+    except FireRefused as refused:
+        raise JsonRpcError(refused.code, refused.message, refused.data) from None
 
 
 async def status_method(ctx: RequestContext) -> Any:
@@ -172,34 +211,6 @@ async def discover_method(ctx: RequestContext) -> Any:
     return Success(load_openrpc())
 
 
-def _only_cancelled(exc: BaseException) -> bool:
-    """Whether a fire ended by cancellation alone (possibly grouped by nurseries)."""
-    if isinstance(exc, BaseExceptionGroup):
-        return all(_only_cancelled(inner) for inner in exc.exceptions)
-    return isinstance(exc, trio.Cancelled)
-
-
-def _nesting(ctx: RequestContext) -> int:
-    """How deeply a fire is nested in hooks (0: an agent's); -1004 past the cap."""
-    caller = ctx.connection.caller
-    if not caller.inside_hook:
-        return 0
-    services = ctx.services
-    custody = services.custody
-    parent = custody.depth_of(caller.hook_id) if custody is not None else None
-    depth = (parent or 0) + 1
-    limit = services.settings.max_fire_depth
-    if depth > limit:
-        raise JsonRpcError(
-            FIRE_TOO_DEEP,
-            "Fire too deep",
-            f"this fire comes from inside a hook, nested {depth} deep; hookd allows "
-            f"{limit} (max_fire_depth). A hook that fires its own event would recurse "
-            "forever: fire a different event, or raise max_fire_depth in hookd's config",
-        )
-    return depth
-
-
 def _not_from_a_hook(ctx: RequestContext, method: str) -> None:
     if ctx.connection.caller.inside_hook:
         raise JsonRpcError(
@@ -220,7 +231,7 @@ def _checked_roots(roots: Any) -> list[str]:
     return [os.path.normpath(r) for r in roots]
 
 
-STARTERS: dict[str, Starter] = {FIRE: start_fire}
+STARTERS: dict[str, Starter] = {FIRE: start_fire, RELAY: start_relay}
 """Methods that can answer at once, without a task: the server tries these first."""
 
 METHODS: dict[str, Method] = {

@@ -36,9 +36,7 @@ from ..integration import (
     HttpEntry,
     PlanOptions,
     RelayCall,
-    RelayTarget,
-    entry_arguments,
-    event_name,
+    RelayFacts,
     listed_roots,
 )
 from . import dialect as augment
@@ -49,6 +47,7 @@ ADOPT_SCOPES: Mapping[str, str] = {
     "project": "<project>/.augment/settings.json",
     "local": "<project>/.augment/settings.local.json",
 }
+RELAY = RelayFacts(entry_args=1, event_key="hook_event_name")
 HTTP_ENTRY: HttpEntry | None = None
 SCOPES = {"user": "user", "project": "workspace", "local": "workspace-local"}
 """``--scope`` -> the layer of the settings file it names."""
@@ -71,13 +70,14 @@ def plan(action: AdoptAction, home: str, scope: str, project: str, options: Plan
     return _uninstall(agent_file, owned_file)
 
 
-def relay_target(call: RelayCall) -> RelayTarget:
-    """``hookd-relay augment [MATCHER]``: a relay group names its matcher (its entry);
-    the roots are the payload's ``workspace_roots`` (else ``AUGMENT_PROJECT_DIR``)."""
-    args = entry_arguments(call, 1)
-    event = event_name(call, "hook_event_name")
-    roots = listed_roots(call, "workspace_roots", "AUGMENT_PROJECT_DIR")
-    return RelayTarget(DIALECT, event, roots, args[0] if args else None)
+def relay_roots(call: RelayCall) -> tuple[str, ...]:
+    """The payload's ``workspace_roots`` (else ``AUGMENT_PROJECT_DIR``)."""
+    return listed_roots(call, "workspace_roots", "AUGMENT_PROJECT_DIR")
+
+
+def relay_entry(call: RelayCall) -> str | None:
+    """``hookd-relay augment [MATCHER]``: a relay group names its matcher."""
+    return call.args[0] if call.args else None
 
 
 def paths(home: str, scope: str, project: str) -> tuple[str, str]:

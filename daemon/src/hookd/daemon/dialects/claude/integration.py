@@ -29,16 +29,7 @@ from ...edits import read_settings as _read
 from ...errors import UserError
 from ...model import Dialect
 from .. import integration
-from ..integration import (
-    AdoptAction,
-    HttpEntry,
-    PlanOptions,
-    RelayCall,
-    RelayTarget,
-    entry_arguments,
-    event_name,
-    text,
-)
+from ..integration import AdoptAction, HttpEntry, PlanOptions, RelayCall, RelayFacts, text
 from ..relay_entries import RELAY_COMMAND, shell_word
 from . import http_relay, rules
 from .dialect import adopted_path
@@ -49,6 +40,7 @@ ADOPT_SCOPES: Mapping[str, str] = {
     "project": "<project>/.claude/settings.json",
     "local": "<project>/.claude/settings.local.json",
 }
+RELAY = RelayFacts(entry_args=0, event_key="hook_event_name")
 HTTP_ENTRY: HttpEntry | None = HttpEntry(target=http_relay.target)
 RELAY_ARGUMENT = "claude"
 RELAY_MARGIN_S = 10.0
@@ -61,6 +53,7 @@ ASYNC_REPLY_NOTE = (
 )
 _FILES = {"user": "settings.json", "project": "settings.json", "local": "settings.local.json"}
 
+relay_entry = integration.no_entry
 relay_answer = integration.native_answer
 failing_answer = integration.exit_code_failing
 
@@ -78,13 +71,11 @@ def plan(action: AdoptAction, home: str, scope: str, project: str, options: Plan
     return _uninstall(agent_file, owned_file)
 
 
-def relay_target(call: RelayCall) -> RelayTarget:
-    """``hookd-relay claude``: the event names itself; the project is the agent's
-    ``CLAUDE_PROJECT_DIR`` (else the event's ``cwd``)."""
-    entry_arguments(call, 0)
-    event = event_name(call, "hook_event_name")
+def relay_roots(call: RelayCall) -> tuple[str, ...]:
+    """``hookd-relay claude``: the project is the agent's ``CLAUDE_PROJECT_DIR`` (else the
+    event's ``cwd``)."""
     root = call.env.get("CLAUDE_PROJECT_DIR") or text(call.payload.get("cwd")) or call.cwd
-    return RelayTarget(DIALECT, event, (os.path.join(call.cwd, root),))
+    return (os.path.join(call.cwd, root),)
 
 
 def paths(home: str, scope: str, project: str) -> tuple[str, str]:

@@ -4,8 +4,8 @@ of its hook folders to hookd and puts one relay file per event in their place
 
 Both runners read ``<root>/.clinerules/hooks``, so both may run a relay file there; the
 entry names ``cline`` whichever of them adopted it, and ``relay_target`` tells them apart
-by the event's ``hookName`` (the SDK's hook names: ``tool_call``, ...). A relay file
-passes its own path (``"$0"``): it stands for its folder's adopted hooks.
+by the event's ``hookName`` (``RELAY.runners``: the SDK's hook names, ``tool_call``, ...).
+A relay file passes its own path (``"$0"``): it stands for its folder's adopted hooks.
 """
 
 from __future__ import annotations
@@ -26,19 +26,21 @@ from ..integration import (
     PlanOptions,
     RelayAnswer,
     RelayCall,
-    RelayTarget,
-    entry_arguments,
-    event_name,
+    RelayFacts,
     listed_roots,
 )
 from . import dialect
 
 DIALECT = Dialect.CLINE
 ADOPT_SCOPES: Mapping[str, str] = folder_adoption.SCOPES
+RELAY = RelayFacts(
+    entry_args=1,
+    event_key="hookName",
+    runners=dict.fromkeys(SDK_EVENT.values(), Dialect.CLINE_SDK),
+)
+"""A relay file passes its own path; the SDK's hook names (``tool_call``, ...) come from
+the other runner (the original runner sends the event's own name, ``PreToolUse``)."""
 HTTP_ENTRY: HttpEntry | None = None
-SDK_HOOK_NAMES = frozenset(SDK_EVENT.values())
-"""The ``hookName`` values of the Cline SDK's events (the original runner sends the
-event's own name, ``PreToolUse``)."""
 
 
 def plan(action: AdoptAction, home: str, scope: str, project: str, options: PlanOptions) -> Plan:
@@ -50,15 +52,17 @@ def _no_move(environ: Mapping[str, str]) -> None:
     return None
 
 
-def relay_target(call: RelayCall) -> RelayTarget:
-    """A relay file in a folder both runners read (``hookd-relay cline "$0"`` or
-    ``cline-sdk "$0"``): the runner that sent the event, by its ``hookName``; the folder
-    the file stands for; the roots the event lists (``workspaceRoots``)."""
-    args = entry_arguments(call, 1)
-    event = event_name(call, "hookName")
-    runner = Dialect.CLINE_SDK if event in SDK_HOOK_NAMES else Dialect.CLINE
-    folder = os.path.dirname(os.path.normpath(os.path.join(call.cwd, args[0]))) if args else None
-    return RelayTarget(runner, event, listed_roots(call, "workspaceRoots"), folder)
+def relay_roots(call: RelayCall) -> tuple[str, ...]:
+    """The roots the event lists (``workspaceRoots``)."""
+    return listed_roots(call, "workspaceRoots")
+
+
+def relay_entry(call: RelayCall) -> str | None:
+    """A relay file (``hookd-relay cline "$0"``, or ``cline-sdk "$0"``) stands for its
+    folder's adopted hooks."""
+    if not call.args:
+        return None
+    return os.path.dirname(os.path.normpath(os.path.join(call.cwd, call.args[0])))
 
 
 def relay_answer(request: FireRequest, result: FireResult) -> RelayAnswer:

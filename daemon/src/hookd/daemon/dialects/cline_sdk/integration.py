@@ -1,7 +1,7 @@
 """How the Cline SDK runner (cline 3.0.65) reaches hookd: its hook folders are adopted as
 Cline's original runner's are (``folder_adoption``; ``CLINE_DIR`` moves its user folder,
 for the agent and for adopt), and a relay file in a folder both runners read serves both
-(``cline.integration.relay_target`` tells them apart)."""
+(the runner is told by the event's name: ``RELAY.runners``)."""
 
 from __future__ import annotations
 
@@ -12,15 +12,25 @@ from collections.abc import Mapping
 from ...edits import Plan
 from ...model import Dialect
 from .. import folder_adoption, integration
+from ..cline import dialect as cline_dialect
 from ..cline import integration as cline
-from ..integration import AdoptAction, HttpEntry, PlanOptions, RelayAnswer
+from ..integration import AdoptAction, HttpEntry, PlanOptions, RelayAnswer, RelayFacts
 from . import dialect
 
 DIALECT = Dialect.CLINE_SDK
 ADOPT_SCOPES: Mapping[str, str] = folder_adoption.SCOPES
 HTTP_ENTRY: HttpEntry | None = None
 
-relay_target = cline.relay_target
+RELAY = RelayFacts(
+    entry_args=cline.RELAY.entry_args,
+    event_key=cline.RELAY.event_key,
+    runners=dict.fromkeys(cline_dialect.EVENTS, Dialect.CLINE),
+)
+"""The same relay files as Cline's original runner: its events' own names
+(``PreToolUse``) come from that runner."""
+
+relay_roots = cline.relay_roots
+relay_entry = cline.relay_entry
 relay_answer = integration.native_answer
 
 

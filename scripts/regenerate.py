@@ -1,0 +1,79 @@
+"""Regenerate every file derived from the agent table and the protocol, or check them.
+
+    python scripts/regenerate.py           # write what is stale
+    python scripts/regenerate.py --check   # exit 1 naming what is stale (tests, CI)
+
+* ``client/python/src/hookd/_relay_table.py``: what ``hookd-relay`` answers when hookd is
+  down, from the agents' packages (``hookd.daemon.relay_table``);
+* the ``Agent`` enum of ``protocol/src/hookd/protocol/openrpc.json``, from
+  ``hookd.protocol.AGENTS``;
+* ``client/typescript/src/generated/protocol.ts``, from that document (``npm ci`` in
+  ``client/typescript`` first; skipped, and said, without its packages).
+
+Adding an agent (``docs/design.md``) ends with this command.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from hookd.daemon.relay_table import render
+from hookd.protocol import AGENTS
+
+REPO = Path(__file__).resolve().parents[1]
+RELAY_TABLE = REPO / "client/python/src/hookd/_relay_table.py"
+OPENRPC = REPO / "protocol/src/hookd/protocol/openrpc.json"
+TYPESCRIPT = REPO / "client/typescript"
+
+
+def openrpc_text() -> str:
+    """The OpenRPC document with its ``Agent`` enum set to ``AGENTS``."""
+    document = json.loads(OPENRPC.read_text())
+    document["components"]["schemas"]["Agent"]["enum"] = list(AGENTS)
+    return json.dumps(document, indent=2) + "\n"
+
+
+def stale_python() -> dict[Path, str]:
+    """The Python-side files whose text differs from what they should say."""
+    wanted = {RELAY_TABLE: render(), OPENRPC: openrpc_text()}
+    return {
+        path: text for path, text in wanted.items() if not path.exists() or path.read_text() != text
+    }
+
+
+def typescript(check: bool) -> int:
+    """Build the TypeScript client's scripts and run its generator (``--check``: compare)."""
+    if shutil.which("npx") is None or not (TYPESCRIPT / "node_modules").is_dir():
+        print("regenerate: client/typescript has no node_modules (run 'npm ci' there): the "
+              "TypeScript types were not checked", file=sys.stderr)  # fmt: skip
+        return 0
+    subprocess.run(["npx", "--no-install", "tsc", "-p", "."], cwd=TYPESCRIPT, check=True)
+    command = ["node", "dist/scripts/gen-protocol.js", *(["--check"] if check else [])]
+    return subprocess.run(command, cwd=TYPESCRIPT).returncode
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--check", action="store_true", help="write nothing; exit 1 if stale")
+    parser.add_argument("--no-typescript", action="store_true", help="leave out the TS types")
+    args = parser.parse_args()
+    stale = stale_python()
+    for path, text in stale.items():
+        if args.check:
+            print(f"regenerate: {path.relative_to(REPO)} is stale", file=sys.stderr)
+        else:
+            path.write_text(text)
+            print(f"regenerate: wrote {path.relative_to(REPO)}")
+    code = 1 if args.check and stale else 0
+    if not args.no_typescript:
+        code = max(code, typescript(args.check))
+    return code
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
