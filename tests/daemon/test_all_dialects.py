@@ -15,23 +15,26 @@ from typing import Any
 
 import pytest
 
-from hookd.daemon.all_dialects import DIALECTS
+from hookd.daemon.all_dialects import AGENT_PACKAGES, DIALECTS, INTEGRATIONS
 from hookd.daemon.cli.main import build_parser
+from hookd.daemon.dialects import integration as contract
 from hookd.daemon.dialects.base import DialectModule
+from hookd.daemon.dialects.integration import IntegrationModule, RelayFacts
 from hookd.daemon.model import Dialect
 from hookd.protocol import AGENTS, load_openrpc
 
 
-def _protocol_members() -> dict[str, Any]:
-    """Every member ``DialectModule`` names: attribute annotations and methods."""
-    members: dict[str, Any] = dict(DialectModule.__annotations__)
-    for name, value in vars(DialectModule).items():
+def _protocol_members(protocol: type) -> dict[str, Any]:
+    """Every member a module Protocol names: attribute annotations and methods."""
+    members: dict[str, Any] = dict(protocol.__annotations__)
+    for name, value in vars(protocol).items():
         if not name.startswith("_") and inspect.isfunction(value):
             members[name] = value
     return members
 
 
-MEMBERS = _protocol_members()
+MEMBERS = _protocol_members(DialectModule)
+INTEGRATION_MEMBERS = _protocol_members(IntegrationModule)
 
 
 def test_the_protocol_names_every_member_callers_use() -> None:
@@ -86,6 +89,57 @@ def test_dialect_constants_are_consistent(dialect: Dialect) -> None:
     assert set(module.EVENTS) >= module.GUARD_EVENTS
     if module.HOOKS_DIR_ENV is not None:
         assert module.TAKES_HOOKS_DIRS, "a hooks-dir variable implies hooks-dir support"
+
+
+def test_the_integration_protocol_names_every_member_callers_use() -> None:
+    """What the CLI's adopt and relay commands, the relay door and the http entry call."""
+    assert set(INTEGRATION_MEMBERS) == {
+        "DIALECT", "ADOPT_SCOPES", "RELAY", "HTTP_ENTRY", "plan", "relay_roots",
+        "relay_entry", "relay_answer", "failing_answer",
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize("dialect", list(Dialect), ids=lambda d: d.value)
+def test_every_agent_is_one_package_with_both_halves(dialect: Dialect) -> None:
+    """``dialects/<agent>/dialect.py`` and ``integration.py`` in one package, both naming
+    the agent, every member present and taking the Protocol's parameters."""
+    package = AGENT_PACKAGES[dialect]
+    module, integration = package.dialect, package.integration
+    assert isinstance(integration, ModuleType)
+    assert module.__name__.rpartition(".")[0] == integration.__name__.rpartition(".")[0]
+    assert integration.DIALECT is dialect
+    missing = [name for name in INTEGRATION_MEMBERS if not hasattr(integration, name)]
+    assert not missing, f"{integration.__name__} lacks {missing}"
+    for name, declared in INTEGRATION_MEMBERS.items():
+        if inspect.isfunction(declared):
+            wanted = list(inspect.signature(declared).parameters)[1:]
+            given = list(inspect.signature(getattr(integration, name)).parameters)
+            assert given == wanted, f"{integration.__name__}.{name}{given} != {wanted}"
+
+
+@pytest.mark.parametrize("dialect", list(Dialect), ids=lambda d: d.value)
+def test_every_agent_has_relay_facts_and_can_be_adopted_or_says_it_cannot(
+    dialect: Dialect,
+) -> None:
+    integration = INTEGRATIONS[dialect]
+    facts = integration.RELAY
+    assert isinstance(facts, RelayFacts)
+    assert facts.entry_args >= 0
+    assert facts.event_key
+    assert all(
+        runner in INTEGRATIONS and runner is not dialect for runner in facts.runners.values()
+    )
+    if integration.ADOPT_SCOPES:
+        assert integration.plan is not contract.cannot_plan
+    else:
+        assert integration.plan is contract.cannot_plan
+    answer = integration.failing_answer("hookd-relay: down", False)
+    assert "hookd-relay: down" in answer.stderr, "a failing hook says why, on stderr"
+
+
+def test_one_agent_has_the_http_entry() -> None:
+    """The http entry serves one path, so one agent: a second would need its own path."""
+    assert [d for d, i in INTEGRATIONS.items() if i.HTTP_ENTRY is not None] == [Dialect.CLAUDE]
 
 
 def _cli_choices(command: str, option: str) -> list[str]:

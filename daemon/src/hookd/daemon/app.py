@@ -38,6 +38,7 @@ from .runner.background import BackgroundHooks
 from .runner.custody import Custody
 from .runner.warm.pool import WarmPool
 from .server.connection import Connection
+from .server.context import Client
 from .server.http_entry import HttpEntry
 from .server.http_passcode import PASSCODE_ENV, load_or_create, passcode_path
 from .server.limits import ClientLimits
@@ -85,7 +86,7 @@ class Daemon:
         self.stats = Stats()
         self.methods = METHODS
         self.starters = STARTERS
-        self.connections: set[Connection] = set()
+        self.connections: set[Client] = set()
         self.limits = ClientLimits.from_settings(settings)
         self.base_env = {**os.environ, "HOOKD_SOCKET": settings.socket_path}
         self.base_env.pop(PASSCODE_ENV, None)  # the http entry's passcode is not the hooks'

@@ -276,8 +276,8 @@ class Connection:
             self.cut_off("its unsent replies passed max_unsent_bytes_per_connection")
             return
         while limits.unsent_bytes + len(frame) > limits.max_unsent_total:
-            largest = max(self.services.connections, key=lambda c: c._unsent_bytes, default=self)
-            if largest._unsent_bytes == 0:
+            largest = max(self.services.connections, key=lambda c: c.unsent_bytes, default=self)
+            if largest.unsent_bytes == 0:
                 break  # nothing queued anywhere to reclaim: this one frame goes out
             largest.cut_off("the unsent replies of all clients passed max_unsent_bytes_total, "
                             "and it had the most")  # fmt: skip
@@ -450,7 +450,7 @@ class Connection:
         begins (``Later``: its task runs the rest); else ``NOT_STARTED``."""
         if invalid_request_reason(message) is not None:
             return NOT_STARTED
-        context = RequestContext(self, message.get("id"))
+        context = RequestContext(self, message.get("id"), self.services)
         return start_request(self.services.starters, context, message)
 
     def _admit(self, message: Any) -> tuple[int, _Request] | None:
@@ -525,7 +525,7 @@ class Connection:
                 with request.scope:
                     if later is not None:
                         return await finish_request(message, later)
-                    context = RequestContext(self, request.request_id)
+                    context = RequestContext(self, request.request_id, self.services)
                     return await dispatch_request(self.services.methods, context, message)
             if not request.has_id:
                 return None
@@ -561,6 +561,10 @@ class Connection:
     def _signal_change(self) -> None:
         self._changed.set()
         self._changed = trio.Event()
+
+    @property
+    def unsent_bytes(self) -> int:
+        return self._unsent_bytes
 
     @property
     def is_open(self) -> bool:
