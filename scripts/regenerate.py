@@ -5,6 +5,8 @@
 
 * ``client/python/src/hookd/_relay_table.py``: what ``hookd-relay`` answers when hookd is
   down, from the agents' packages (``hookd.daemon.relay_table``);
+* ``daemon/src/hookd/daemon/cli/agent_choices.py``: the ``--scope`` values and each
+  agent's scopes, for the parser (``relay_commands.render_choices``);
 * the ``Agent`` enum of ``protocol/src/hookd/protocol/openrpc.json``, from
   ``hookd.protocol.AGENTS``;
 * ``client/typescript/src/generated/protocol.ts``, from that document (``npm ci`` in
@@ -22,11 +24,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+from hookd.daemon.all_dialects import INTEGRATIONS
+from hookd.daemon.cli.relay_commands import render_choices
 from hookd.daemon.relay_table import render
 from hookd.protocol import AGENTS
 
 REPO = Path(__file__).resolve().parents[1]
 RELAY_TABLE = REPO / "client/python/src/hookd/_relay_table.py"
+CHOICES = REPO / "daemon/src/hookd/daemon/cli/agent_choices.py"
 OPENRPC = REPO / "protocol/src/hookd/protocol/openrpc.json"
 TYPESCRIPT = REPO / "client/typescript"
 
@@ -40,7 +45,11 @@ def openrpc_text() -> str:
 
 def stale_python() -> dict[Path, str]:
     """The Python-side files whose text differs from what they should say."""
-    wanted = {RELAY_TABLE: render(), OPENRPC: openrpc_text()}
+    wanted = {
+        RELAY_TABLE: render(),
+        CHOICES: render_choices(INTEGRATIONS),
+        OPENRPC: openrpc_text(),
+    }
     return {
         path: text for path, text in wanted.items() if not path.exists() or path.read_text() != text
     }

@@ -19,6 +19,8 @@ from typing import Any, NoReturn
 
 from hookd.protocol import AGENTS
 
+from .agent_choices import ADOPT_SCOPES, SCOPES_HELP
+
 EXIT_OK, EXIT_ERROR, EXIT_BLOCKED, EXIT_BUG, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 EXIT_BROKEN_PIPE = 141
 
@@ -193,12 +195,6 @@ def _record_count(text: str) -> int:
     return count
 
 
-ADOPT_SCOPES = ("user", "project", "local")
-"""Every agent's ``--scope`` values together; each agent takes those of its integration's
-``ADOPT_SCOPES`` (``relay_commands`` says which). Written here, not imported, so that the
-parser does not load every agent's package: ``tests/daemon/test_all_dialects.py`` checks it
-against the agent table, with ``SCOPES_HELP``."""
-SCOPES_HELP = "Scopes: claude and augment user, project, local; cline and cline-sdk user, project."
 _RELAY_HELP = (
     "'hookd adopt' moves an agent's hooks (the command hooks of a settings file, or the "
     "files of a Cline hook folder) into a hookd-owned file or folder and puts 'hookd-relay' "
