@@ -444,6 +444,16 @@ export type AsyncResult = AsyncStarted & ({
   rewakeMessage?: string | null;
 });
 
+/** One hook's answer as the agent reads it, byte for byte. */
+export interface RelayAnswer {
+  /** What the relay writes on stdout (the agent's JSON answer, or nothing). */
+  stdout: string;
+  /** What the relay writes on stderr (a failure's one line, with its newline). */
+  stderr: string;
+  /** The relay's exit code, in the agent's meaning (e.g. Claude Code: 0 read stdout, 1 a failing hook, 2 block). */
+  exitCode: number;
+}
+
 /**
  * Params of `fire`: Run the hooks of one agent event and return their combined result.
  *
@@ -474,6 +484,26 @@ export interface FireParams {
   relay?: boolean;
   /** Which relay entry fired, as `hookd-relay` names it (with `relay: true`): only the adopted hooks that entry stands for run. A Cline relay file stands for the hook folder it sits in (the agent runs one per folder), an Augment relay group for its matcher. Default: every adopted hook. */
   relayEntry?: string;
+}
+
+/**
+ * Params of `relay`: Fire one run of an agent's relay entry and return what the agent must read.
+ *
+ * What `hookd-relay` sends when the agent runs it as a hook: the entry's arguments, the agent's stdin as it came, the relay's working folder and environment. hookd finds the event, its workspace roots and the entry by the agent's own rules, fires it with `relay: true` (only the hooks handed to hookd with `hookd adopt`, and of those only the ones this entry stands for, run: the agent runs its own), and answers with the exact stdout, stderr and exit code one of the agent's hooks would give for the combined outcome. An entry or an event hookd cannot fire (wrong arguments, stdin that is not the agent's event, nested too deep) is answered the same way, as the agent's failing hook (or blocking one, with `onError: "block"`), its message on stderr; only params of the wrong type are answered -32602. Cancellable with `$/cancelRequest` (answered -32800; the hooks' process groups are killed).
+ */
+export interface RelayParams {
+  /** The entry's first argument (`hookd-relay AGENT ...`), unchecked: an agent hookd has no relay for is answered as a failing hook that reads exit codes. */
+  agent: string;
+  /** The entry's other arguments (a Cline relay file passes its own path, an Augment relay group its matcher). Default `[]`. */
+  args?: string[];
+  /** What the agent wrote on the relay's stdin (its event, JSON), as it came. */
+  stdin: string;
+  /** The relay's working folder (the agent's); relative paths in the event are taken from it. */
+  cwd: AbsolutePath;
+  /** The relay's environment (the agent's), less hookd's own and the service manager's variables: the hooks see it. Default `{}`. */
+  env?: { [key: string]: string };
+  /** `HOOKD_RELAY_ON_ERROR` in the agent's environment: what an event hookd cannot fire does to the action (`continue`: it goes on, as for a failing hook; `block`: it is blocked). Default `continue`. */
+  onError?: "continue" | "block";
 }
 
 /** Params of `status`: Daemon health, the registry summary, fires in flight and per-hook timings. */
@@ -592,6 +622,7 @@ export interface CancelRequestParams {
 /** Requests a client sends (method name -> params and result). */
 export interface ClientRequests {
   "fire": { params: FireParams; result: FireResult };
+  "relay": { params: RelayParams; result: RelayAnswer };
   "status": { params: StatusParams; result: Status };
   "hooks/list": { params: HooksListParams; result: Listing };
   "roots/add": { params: RootsAddParams; result: RootsResult };
