@@ -53,6 +53,8 @@ import {
   type OpenrpcDocument,
   type ProgressValue,
   type RequestId,
+  type RelayAnswer,
+  type RelayParams,
   type RootsResult,
   type ShutdownResult,
   type Status,
@@ -224,6 +226,14 @@ export class HookdClient {
    */
   startFire(params: FireRequest, options: CallOptions & { handlers?: HookRunHandlers; progress?: boolean } = {}): FireCall {
     return new FireCall(this, params, options);
+  }
+
+  /**
+   * One run of an agent's relay entry, as `hookd-relay` sends it: the stdout, stderr and
+   * exit code the agent must read back (an agent that embeds the relay calls this).
+   */
+  relay(params: RelayParams, options?: CallOptions): Promise<RelayAnswer> {
+    return this.request("relay", params, options);
   }
 
   status(options?: CallOptions): Promise<Status> {

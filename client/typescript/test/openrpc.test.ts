@@ -42,6 +42,7 @@ test("every request method of the document has a typed client method, and no oth
     .sort();
   const typed: { [M in keyof ClientRequests]: (c: HookdClient) => Promise<ClientRequests[M]["result"]> } = {
     fire: (c) => c.fire({ agent: "claude", event: "Stop" }),
+    relay: (c) => c.relay({ agent: "claude", stdin: "{}", cwd: "/" }),
     status: (c) => c.status(),
     "hooks/list": (c) => c.hooksList(),
     "roots/add": (c) => c.rootsAdd([]),
@@ -52,6 +53,9 @@ test("every request method of the document has a typed client method, and no oth
   assert.deepEqual(Object.keys(typed).sort(), requests);
   const listing = await typed["hooks/list"](client);
   assert.ok(Array.isArray(listing.hooks));
+  const relayed = await typed.relay(client);
+  assert.equal(relayed.exitCode, 1, "stdin without hook_event_name: a failing hook");
+  assert.match(relayed.stderr, /^hookd-relay: the event on stdin has no hook_event_name/);
 });
 
 test("the result of a real fire carries every required field of FireResult, with the documented types", async () => {
