@@ -6,13 +6,15 @@ The field names here are a contract with agents and editor extensions; see
 
 from __future__ import annotations
 
-from typing import Literal, NotRequired, TypeAlias, TypedDict
+from typing import Literal, NotRequired, TypeAlias, TypedDict, get_args
 
 JsonValue: TypeAlias = "bool | int | float | str | list[JsonValue] | dict[str, JsonValue] | None"
 JsonObject: TypeAlias = "dict[str, JsonValue]"
 
 Agent = Literal["claude", "cline", "cline-sdk", "augment"]
-AGENTS: tuple[Agent, ...] = ("claude", "cline", "cline-sdk", "augment")
+"""Every agent hookd speaks, by its wire name: adding one is one name here (and its
+package in the daemon: ``docs/design.md``, "Adding an agent")."""
+AGENTS: tuple[Agent, ...] = get_args(Agent)
 
 Decision = Literal["allow", "deny", "ask", "defer"]
 
