@@ -80,11 +80,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         stdout, stderr, code = relay(args, stdin, os.environ)
     except RelayError as exc:
         stdout, stderr, code = unreachable_answer(args, stdin, str(exc), block)
-    if stdout:
-        sys.stdout.write(stdout)
-        sys.stdout.flush()
+    # stderr first, then stdout: the agent may show both as they come (cline 2.18.0
+    # streams a hook's output to the user), and this is the order it has always seen.
     if stderr:
         sys.stderr.write(stderr)
+        sys.stderr.flush()
+    if stdout:
+        sys.stdout.write(stdout)
     return code
 
 
