@@ -1,8 +1,9 @@
 """Import-layer contracts, read from the source (no import needed, so nothing hides
 behind a lazy import): the layers of ``docs/design.md`` and no import cycles.
 
-Imports under ``if TYPE_CHECKING:`` are left out: they never run, and a Protocol may
-name the class that implements it that way.
+Imports under ``if TYPE_CHECKING:`` are left out of the layers: they never run, and a
+Protocol may name the class that implements it that way. The runner has no import cycle
+even counting them (``test_no_import_cycles_in_the_runner_even_for_types``).
 """
 
 from __future__ import annotations
@@ -44,11 +45,20 @@ def _runtime_nodes(node: ast.AST) -> Iterator[ast.Import | ast.ImportFrom]:
         yield from _runtime_nodes(child)
 
 
-def _imports(name: str, path: Path) -> set[str]:
-    """Every module ``name`` imports at run time (absolute names)."""
+def _all_nodes(node: ast.AST) -> Iterator[ast.Import | ast.ImportFrom]:
+    """Every import, ``if TYPE_CHECKING:`` ones included."""
+    for found in ast.walk(node):
+        if isinstance(found, ast.Import | ast.ImportFrom):
+            yield found
+
+
+def _imports(name: str, path: Path, *, types_too: bool = False) -> set[str]:
+    """Every module ``name`` imports at run time (absolute names); ``types_too``: and
+    under ``if TYPE_CHECKING:``."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
-    for node in _runtime_nodes(ast.parse(path.read_text(), str(path))):
+    tree = ast.parse(path.read_text(), str(path))
+    for node in _all_nodes(tree) if types_too else _runtime_nodes(tree):
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
             continue
@@ -134,12 +144,12 @@ def test_nothing_but_the_cli_imports_app() -> None:
     assert all(_under(n, f"{D}.cli") for n in importers), importers
 
 
-def test_no_import_cycles() -> None:
-    """Tarjan's strongly connected components over hookd's own modules; a package
-    importing its own submodules (``__init__`` re-exports) is not a loop."""
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Tarjan's strongly connected components over hookd's own modules in ``graph``; a
+    package importing its own submodules (``__init__`` re-exports) is not a loop."""
     edges = {
-        n: {t for t in ts if t in MODULES and not _under(t, n) and not _under(n, t)}
-        for n, ts in GRAPH.items()
+        n: {t for t in ts if t in graph and not _under(t, n) and not _under(n, t)}
+        for n, ts in graph.items()
     }
     index: dict[str, int] = {}
     low: dict[str, int] = {}
@@ -168,7 +178,22 @@ def test_no_import_cycles() -> None:
     for node in sorted(edges):
         if node not in index:
             visit(node)
-    assert not cycles
+    return cycles
+
+
+def test_no_import_cycles() -> None:
+    assert not _cycles(GRAPH)
+
+
+def test_no_import_cycles_in_the_runner_even_for_types() -> None:
+    """Within the runner not even ``if TYPE_CHECKING:`` imports go round in a circle (a
+    type both sides need lives in the lower module, or is a Protocol it owns)."""
+    runner = {
+        name: _imports(name, path, types_too=True)
+        for name, path in MODULES.items()
+        if _under(name, f"{D}.runner")
+    }
+    assert not _cycles(runner)
 
 
 def test_the_graph_is_read() -> None:
@@ -177,3 +202,16 @@ def test_the_graph_is_read() -> None:
     assert f"{D}.all_dialects" in GRAPH[f"{D}.fire.pipeline"]
     assert f"{D}.dialects.claude.dialect" in GRAPH[f"{D}.all_dialects"]
     assert f"{D}.server.connection" not in GRAPH[f"{D}.server.context"]  # TYPE_CHECKING only
+
+
+def test_a_type_only_circle_is_seen(tmp_path: Path) -> None:
+    """The runner's cycle check reads ``if TYPE_CHECKING:`` imports (the runtime graph
+    does not), and finds the circle such an import closes."""
+    module = tmp_path / "custody.py"
+    module.write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+                      "    from .warm.pool import WarmPool\n")  # fmt: skip
+    pool = f"{D}.runner.warm.pool"
+    assert pool not in _imports(f"{D}.runner.custody", module)
+    assert pool in _imports(f"{D}.runner.custody", module, types_too=True)
+    graph = {f"{D}.runner.custody": {pool}, pool: {f"{D}.runner.custody"}}
+    assert _cycles(graph) == [sorted(graph)]
