@@ -17,18 +17,15 @@ from hookd_testing import kill_leftovers, process_gone, read_pids, wait_until
 ENV = dict(os.environ)
 
 
-@pytest.fixture(autouse=True, params=[launch.LEAN, launch.TRIO], ids=lambda each: each.name)
+@pytest.fixture(autouse=True)
 def launcher(
-    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+    platform: launch.Launcher[Any], monkeypatch: pytest.MonkeyPatch
 ) -> launch.Launcher[Any]:
-    """Every test runs through the seam (``launch.BASE``) under each platform launcher:
-    the lean one (vfork on the event loop's thread, one epoll set) and trio's own (where
-    there is no pidfd)."""
-    chosen: launch.Launcher[Any] = request.param
-    if chosen not in launch.USABLE:
-        pytest.skip(f"the {chosen.name} launcher cannot run here (no pidfd or epoll)")
-    monkeypatch.setattr(launch, "BASE", chosen)
-    return chosen
+    """Every test runs through the seam (``launch.BASE``) under each platform launcher
+    (``platform``): the lean one (vfork on the event loop's thread, one epoll set) and
+    trio's own (where there is no pidfd)."""
+    monkeypatch.setattr(launch, "BASE", platform)
+    return platform
 
 
 def sh(script: str) -> tuple[str, ...]:
