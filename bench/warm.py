@@ -32,7 +32,9 @@ from pathlib import Path
 import trio
 
 from hookd.daemon.runner.custody import Custody
+from hookd.daemon.runner.launch import BASE
 from hookd.daemon.runner.process import ProcessLimits, run_hook_process
+from hookd.daemon.runner.warm.launcher import warm_first
 from hookd.daemon.runner.warm.pool import WarmPool
 from hookd.daemon.settings import Settings
 
@@ -90,12 +92,13 @@ async def _measure(samples: int) -> list[tuple[str, float, float]]:
         ]
     custody = Custody(8)
     pool = WarmPool(Settings(warm_idle_s=600.0), custody)
+    with_warm = warm_first(pool, BASE)
     rows = []
     async with trio.open_nursery() as nursery:
         await nursery.start(pool.run)
 
         async def once(argvs: list[Sequence[str]], warm: bool) -> float:
-            custody.warm = pool if warm else None
+            custody.launcher = with_warm if warm else BASE
             started = time.perf_counter()
             for argv in argvs:
                 outcome = await run_hook_process(

@@ -1,7 +1,8 @@
 """Process custody against hostile hooks, with a real ``hookd serve`` process (the
 daemon must be alone in its process to be a subreaper): escapees of every kind are
 found and killed, detached work is bounded by the hook's timeout, nothing survives
-``kill -9`` of the daemon, and the process cap queues fairly and never fails open."""
+``kill -9`` of the daemon, and the process cap queues fairly and never fails open; under
+each platform launcher (``runner/launch.py``)."""
 
 from __future__ import annotations
 
@@ -87,9 +88,12 @@ def workspace(tmp_path: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def killing_daemon(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ProcessDaemon]:
+def killing_daemon(
+    tmp_path_factory: pytest.TempPathFactory, serve_prefix: list[str]
+) -> Iterator[ProcessDaemon]:
     """One daemon for every escape kind (leftovers killed as soon as a hook exits)."""
-    with process_daemon(tmp_path_factory.mktemp("d"), {"leftover_processes": "kill"}) as daemon:
+    with process_daemon(tmp_path_factory.mktemp("d"), {"leftover_processes": "kill"},
+                        prefix=serve_prefix) as daemon:  # fmt: skip
         yield daemon
 
 
@@ -107,12 +111,12 @@ def test_escapees_are_killed_when_the_hook_exits(
 
 
 def test_detached_work_lives_until_the_hook_timeout_then_dies(
-    tmp_path: Path, workspace: Path
+    tmp_path: Path, workspace: Path, serve_prefix: list[str]
 ) -> None:
     """The default policy: `cmd &` keeps running after the hook exits (a documented
     pattern), but never past the hook's own timeout."""
     pids_file = _hook(workspace, ESCAPES["background-child"] + "\n" + ESCAPES["setsid"], timeout=5)
-    with process_daemon(tmp_path) as daemon:
+    with process_daemon(tmp_path, prefix=serve_prefix) as daemon:
         daemon.fire("claude", "PreToolUse", [str(workspace)], {"tool_name": "Bash"})
         pids = _pids(pids_file)
         assert len(pids) == 2
@@ -122,15 +126,19 @@ def test_detached_work_lives_until_the_hook_timeout_then_dies(
         assert daemon.status()["processes"]["detached"] == 0
 
 
-def test_a_timed_out_hook_takes_its_escapees_with_it(tmp_path: Path, workspace: Path) -> None:
+def test_a_timed_out_hook_takes_its_escapees_with_it(
+    tmp_path: Path, workspace: Path, serve_prefix: list[str]
+) -> None:
     pids_file = _hook(workspace, ESCAPES["double-fork-setsid"] + "\nsleep 300", timeout=1)
-    with process_daemon(tmp_path) as daemon:
+    with process_daemon(tmp_path, prefix=serve_prefix) as daemon:
         result = daemon.fire("claude", "PreToolUse", [str(workspace)], {"tool_name": "Bash"})
         assert result["hooks"][0]["timedOut"] is True
         assert wait_gone(_pids(pids_file)) == []
 
 
-def test_nothing_survives_kill_9_of_the_daemon(tmp_path: Path, workspace: Path) -> None:
+def test_nothing_survives_kill_9_of_the_daemon(
+    tmp_path: Path, workspace: Path, serve_prefix: list[str]
+) -> None:
     pids_file = _hook(
         workspace,
         "echo $$ >> $P; "
@@ -139,7 +147,7 @@ def test_nothing_survives_kill_9_of_the_daemon(tmp_path: Path, workspace: Path) 
         + ESCAPES["background-child"]
         + "; sleep 300",
     )
-    with process_daemon(tmp_path) as daemon:
+    with process_daemon(tmp_path, prefix=serve_prefix) as daemon:
         firing = _fire_in_background(daemon, workspace)
         deadline_pids = _wait_for_pids(pids_file, 3)
         os.kill(daemon.pid, signal.SIGKILL)
@@ -149,7 +157,7 @@ def test_nothing_survives_kill_9_of_the_daemon(tmp_path: Path, workspace: Path) 
 
 
 def test_kill_9_takes_unmarked_members_of_a_running_hooks_group(
-    tmp_path: Path, workspace: Path
+    tmp_path: Path, workspace: Path, serve_prefix: list[str]
 ) -> None:
     """A process that cleared its environment (no hook mark) but stayed in the hook's
     group dies with the daemon too: the watchdog kills the groups it was told of, even
@@ -158,7 +166,7 @@ def test_kill_9_takes_unmarked_members_of_a_running_hooks_group(
     settings = json.loads((workspace / ".claude/settings.json").read_text())
     settings["hooks"].update(claude_settings("PostToolUse", command("true"))["hooks"])
     write_json(workspace / ".claude/settings.json", settings)
-    with process_daemon(tmp_path) as daemon:
+    with process_daemon(tmp_path, prefix=serve_prefix) as daemon:
         for _ in range(20):  # lines about finished hooks first: the watchdog sorts them out
             daemon.fire("claude", "PostToolUse", [str(workspace)], {"tool_name": "Bash"})
         firing = _fire_in_background(daemon, workspace)

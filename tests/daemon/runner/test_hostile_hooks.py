@@ -2,7 +2,8 @@
 themselves, ignore signals, die by signal, hold pipes, fork, print what is not text or
 JSON too large to read. Each fire comes back within its timeout plus the kill grace with
 the right outcome, and every process the hook made is gone afterwards (the escape kinds
-are in ``test_custody.py``: together more than 40 kinds)."""
+are in ``test_custody.py``: together more than 40 kinds). Under each platform launcher
+(``runner/launch.py``): the lean supervisor and trio's meet them differently."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from hookd.daemon.runner import launch
 from hookd_testing import claude_settings, command, write_json
 from hookd_testing.process_daemon import ProcessDaemon, process_daemon, wait_gone
 
@@ -95,8 +97,14 @@ HOSTILE = {
 
 
 @pytest.fixture(scope="module")
-def daemon(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ProcessDaemon]:
-    with process_daemon(tmp_path_factory.mktemp("d"), {"leftover_processes": "kill"}) as one:
+def daemon(
+    tmp_path_factory: pytest.TempPathFactory,
+    platform: launch.Launcher[Any],
+    serve_prefix: list[str],
+) -> Iterator[ProcessDaemon]:
+    with process_daemon(tmp_path_factory.mktemp("d"), {"leftover_processes": "kill"},
+                        prefix=serve_prefix) as one:  # fmt: skip
+        assert f"hook launcher at the seam: {platform.name}" in one.log.read_text()
         yield one
 
 

@@ -5,26 +5,27 @@ from __future__ import annotations
 import os
 import select
 from pathlib import Path
+from typing import Any
 
 import pytest
 import trio
 
-from hookd.daemon.runner import process
+from hookd.daemon.runner import launch
 from hookd.daemon.runner.process import ProcessLimits, run_hook_process
-from hookd.daemon.runner.spawn import LEAN
 from hookd_testing import kill_leftovers, process_gone, read_pids, wait_until
 
 ENV = dict(os.environ)
 
 
-@pytest.fixture(autouse=True, params=["lean", "trio"])
-def supervisor(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Every test runs under both ways of running a hook: the lean one (vfork on the
-    event loop's thread, one epoll set) and trio's own (where there is no pidfd)."""
-    if request.param == "lean" and not LEAN:
-        pytest.skip("no pidfd/epoll here")
-    monkeypatch.setattr(process, "LEAN", request.param == "lean")
-    return str(request.param)
+@pytest.fixture(autouse=True)
+def launcher(
+    platform: launch.Launcher[Any], monkeypatch: pytest.MonkeyPatch
+) -> launch.Launcher[Any]:
+    """Every test runs through the seam (``launch.BASE``) under each platform launcher
+    (``platform``): the lean one (vfork on the event loop's thread, one epoll set) and
+    trio's own (where there is no pidfd)."""
+    monkeypatch.setattr(launch, "BASE", platform)
+    return platform
 
 
 def sh(script: str) -> tuple[str, ...]:
@@ -215,13 +216,15 @@ PROBE = (
 )
 
 
-async def test_both_ways_of_starting_give_the_hook_the_same_process(
+async def test_every_launcher_gives_the_hook_the_same_process(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The lean start and trio's open_process start the very same child: working
     directory, argv, environment, signal mask and dispositions, open descriptors,
     session; with a program found on the hook's PATH, on a relative PATH entry, and a
     shell."""
+    if len(launch.USABLE) < 2:
+        pytest.skip("one launcher can run here: nothing to compare")
     (tmp_path / "bin").mkdir()
     probe = tmp_path / "bin" / "probe"
     probe.write_text(f"#!/bin/sh\n{PROBE}\n")
@@ -229,8 +232,8 @@ async def test_both_ways_of_starting_give_the_hook_the_same_process(
     env = {**ENV, "PATH": f"{tmp_path / 'bin'}:/usr/bin:/bin", "HOOK_VALUE": "ünï  c=d"}
     relative = {**env, "PATH": f"bin:{env['PATH']}"}
     seen = {}
-    for lean in (True, False):
-        monkeypatch.setattr(process, "LEAN", lean)
+    for each in launch.USABLE:
+        monkeypatch.setattr(launch, "BASE", each)
         for name, argv, environment in (
             ("path", ("probe", "a b", "--x"), env),
             ("relative", ("probe",), relative),
@@ -241,12 +244,12 @@ async def test_both_ways_of_starting_give_the_hook_the_same_process(
                 limits=ProcessLimits(timeout_s=10),
             )  # fmt: skip
             assert outcome.exit_code == 0, outcome
-            seen[lean, name] = outcome.stdout
+            seen[each.name, name] = outcome.stdout
 
     for name in ("path", "relative", "shell"):
-        assert seen[True, name].splitlines() == seen[False, name].splitlines()
-    assert b"leader" in seen[True, "path"]
-    assert f"{tmp_path}\n{probe}|a b --x\n".encode() in seen[True, "path"]
+        assert seen["lean", name].splitlines() == seen["trio", name].splitlines()
+    assert b"leader" in seen["lean", "path"]
+    assert f"{tmp_path}\n{probe}|a b --x\n".encode() in seen["lean", "path"]
 
 
 async def test_the_first_line_watch_can_give_the_hook_a_new_timeout() -> None:

@@ -36,6 +36,7 @@ from .registry.registry import Registry
 from .registry.watcher import Watcher
 from .runner.background import BackgroundHooks
 from .runner.custody import Custody
+from .runner.warm.launcher import warm_first
 from .runner.warm.pool import WarmPool
 from .server.connection import Connection
 from .server.context import Client
@@ -93,7 +94,8 @@ class Daemon:
         self.http_entry: HttpEntry | None = None
         """Claude Code's http hook entry, when ``http_entry`` is on."""
         self.custody = Custody(settings.max_hook_processes, leftovers=settings.leftover_processes)
-        self.custody.warm = WarmPool(settings, self.custody)
+        self.warm = WarmPool(settings, self.custody)
+        self.custody.launcher = warm_first(self.warm, self.custody.launcher)
         self.background = BackgroundHooks(settings, self.base_env, self.custody)
         self.shutdown_requested = trio.Event()
         self.stopped = trio.Event()
@@ -144,7 +146,7 @@ class Daemon:
             "watcher": self.watcher.view(),
             "hookStats": self.stats.hook_views(),
             "processes": self.custody.view(),
-            "warmPython": self.custody.warm.view() if self.custody.warm else None,
+            "warmPython": self.warm.view(),
             "trust": self.trust.view(),
             "audit": self.audit.view(),
             "httpEntry": self.http_entry.view() if self.http_entry is not None else None,
@@ -194,8 +196,7 @@ async def serve(
             )
             await nursery.start(daemon.watcher.run)
             await nursery.start(daemon.background.run)
-            if daemon.custody.warm is not None:
-                await nursery.start(daemon.custody.warm.run)
+            await nursery.start(daemon.warm.run)
             nursery.start_soon(daemon.forget_idle_roots)
             connections = await nursery.start(_accept, bound, daemon)
             if settings.http_entry:

@@ -51,8 +51,7 @@ async def _fires(settings: Settings, workspace: Path, count: int) -> tuple[list[
         for _ in range(count):
             payload = {"tool_name": "Bash", "tool_input": {"command": "rm -rf build"}}
             results.append(await client.fire("claude", "PreToolUse", [str(workspace)], payload))
-            if daemon.custody.warm is not None:
-                await daemon.custody.warm.settled()
+            await daemon.warm.settled()
         status = await client.call("status")
         await client.call("shutdown")
         await client.aclose()

@@ -25,8 +25,10 @@ from pathlib import Path
 import pytest
 import trio
 
+from hookd.daemon.runner import launch
 from hookd.daemon.runner.custody import Custody
 from hookd.daemon.runner.process import ProcessLimits, run_hook_process
+from hookd.daemon.runner.warm.launcher import warm_first
 from hookd.daemon.runner.warm.pool import WarmPool
 from hookd.daemon.runner.warm.zygote import Zygote
 from hookd.daemon.settings import Settings
@@ -198,8 +200,13 @@ class Env:
     custody: Custody
     pool: WarmPool
 
+    def use_warm(self, warm: bool) -> None:
+        """Hooks start with the warm interpreters in front (as in the daemon), or fresh
+        through the launcher in force."""
+        self.custody.launcher = warm_first(self.pool, launch.BASE) if warm else launch.BASE
+
     async def run(self, argv: Sequence[str], stdin: bytes, *, warm: bool) -> object:
-        self.custody.warm = self.pool if warm else None
+        self.use_warm(warm)
         outcome = await run_hook_process(
             argv, stdin=stdin, cwd=str(self.hooks), env=self.env,
             limits=ProcessLimits(timeout_s=30), custody=self.custody,
@@ -402,7 +409,7 @@ async def test_a_missing_working_directory_is_the_same_spawn_error(warm_env: Env
     gone = env.tmp / "gone"
     gone.mkdir()
     argv = [PYTHON, str(env.hooks / "reads_json.py")]
-    env.custody.warm = env.pool
+    env.use_warm(True)
     first = await run_hook_process(argv, stdin=b"{}", cwd=str(gone), env=env.env,
                                    limits=ProcessLimits(timeout_s=30), custody=env.custody)  # fmt: skip
     await env.pool.settled()
@@ -410,7 +417,7 @@ async def test_a_missing_working_directory_is_the_same_spawn_error(warm_env: Env
     gone.rmdir()
     warm = await run_hook_process(argv, stdin=b"{}", cwd=str(gone), env=env.env,
                                   limits=ProcessLimits(timeout_s=30), custody=env.custody)  # fmt: skip
-    env.custody.warm = None
+    env.use_warm(False)
     fresh = await run_hook_process(argv, stdin=b"{}", cwd=str(gone), env=env.env,
                                    limits=ProcessLimits(timeout_s=30), custody=env.custody)  # fmt: skip
     assert warm.spawn_error == fresh.spawn_error is not None
@@ -423,7 +430,7 @@ async def test_timeout_kills_the_warm_hook_group(warm_env: Env) -> None:
         "time.sleep(60)\n"
     )
     argv = [PYTHON, "sleeps.py"]
-    warm_env.custody.warm = warm_env.pool
+    warm_env.use_warm(True)
     await run_hook_process(argv, stdin=b"", cwd=str(warm_env.hooks), env=warm_env.env,
                            limits=ProcessLimits(timeout_s=0.5, term_grace_s=0.2),
                            custody=warm_env.custody)  # fmt: skip
@@ -445,7 +452,7 @@ async def test_idle_and_busy_zygotes_retire_quietly(tmp_path: Path) -> None:
     env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "LANG": "C.UTF-8"}
     custody = Custody(8)
     pool = WarmPool(Settings(warm_idle_s=60.0), custody)
-    custody.warm = pool
+    custody.launcher = warm_first(pool, custody.launcher)
     outcomes = []
 
     async def hook() -> None:

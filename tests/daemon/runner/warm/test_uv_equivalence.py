@@ -253,7 +253,7 @@ async def test_timeout_kills_uv_and_its_script(uv_env: Env) -> None:
     limits = ProcessLimits(timeout_s=1.0, term_grace_s=0.5)
     outcomes = []
     for warm in (False, False, True, True):
-        uv_env.custody.warm = uv_env.pool if warm else None
+        uv_env.use_warm(warm)
         outcomes.append(await run_hook_process(
             argv, stdin=b"", cwd=str(uv_env.hooks), env=uv_env.env, limits=limits,
             custody=uv_env.custody,

@@ -39,15 +39,13 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any
 
 import structlog
 import trio
 
 from ..procfs import children, environment_value, is_zombie, parent_of
-
-if TYPE_CHECKING:
-    from .warm.pool import WarmPool
+from . import launch
 
 log = structlog.get_logger("hookd.custody")
 
@@ -84,15 +82,16 @@ class Custody:
         self._to_reap: set[int] = set()
         self._starting: set[str] = set()
         """Hook ids whose leader is being spawned where other tasks may run meanwhile
-        (trio's ``open_process``, ``process_trio.py``, forks in a thread): the leader is
-        our child but not adopted yet."""
+        (the ``TRIO`` launcher: trio's ``open_process`` forks in a thread, ``launch.py``):
+        the leader is our child but not adopted yet."""
         self._leader_gone = trio.Event()
         """Set (and replaced) whenever a leader is released or a spawn ends unadopted."""
         self._sweep_again = False
         self.hook_nofile: tuple[int, int] | None = None
         """The file-descriptor limit hooks get when the daemon raised its own."""
-        self.warm: WarmPool | None = None
-        """Warm Python interpreters (``warm/``), when the daemon runs them."""
+        self.launcher: launch.Launcher[Any] = launch.BASE
+        """How its hooks' processes are started and watched (``launch.py``): the one
+        in force, with the daemon's warm interpreters put in front at start-up."""
         self._held: dict[str, int | None] = {}
         """Warm interpreters' markers (their ``HOOKD_HOOK_ID``) -> their pids. A warm
         hook's ``/proc/PID/environ`` is its zygote's, so it carries the marker."""

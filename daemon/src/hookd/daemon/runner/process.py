@@ -19,6 +19,9 @@ The rules every runner we studied breaks somewhere:
 * a ``first_line`` watcher sees the first line of stdout as soon as it holds a ``}``
   (Claude's ``{"async": true}`` reply) and may give the hook a new timeout from then on.
 
+How the process is started and watched is not decided here: the custody's launcher does
+both (``launch.py``: chosen once; the daemon's warm interpreters in front of it).
+
 A hook hookd could not start because of its own limits (out of file descriptors,
 processes or memory; no process slot before the timeout) is ``never_ran``: the fire
 treats that as "never ran", not as "allowed".
@@ -36,11 +39,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from ..model import ProcessOutcome
+from . import launch
 from .custody import HOOK_ID_ENV, Custody, QueueTimeout
 from .output import FirstLine, ProcessLimits, ms_since
-from .process_trio import HookProcess, open_hook_process, supervise_trio
-from .spawn import HOOKD_LIMIT_ERRNOS, LEAN, CannotWatch, HookChild, start_child
-from .supervise import supervise
+from .spawn import HOOKD_LIMIT_ERRNOS, CannotWatch
 
 __all__ = [
     "HOOKD_LIMIT_ERRNOS",
@@ -101,10 +103,13 @@ async def _start(
 ) -> ProcessOutcome:
     hook_id = None
     if custody is not None:
+        launcher = custody.launcher
         hook_id = env[HOOK_ID_ENV] = custody.new_id(depth)
+    else:
+        launcher = launch.BASE
     try:
         with custody.starting(hook_id) if custody and hook_id else contextlib.nullcontext():
-            child = await _launch(argv, cwd, env, stdin, custody)
+            child: launch.Started = await launcher.start(argv, cwd, env, stdin)
             if custody is not None and hook_id is not None:
                 custody.adopt(child.pid, hook_id, limits.timeout_s)
     except OSError as exc:
@@ -120,45 +125,15 @@ async def _start(
             never_ran=isinstance(exc, CannotWatch) or exc.errno in HOOKD_LIMIT_ERRNOS,
         )
     if custody is None or hook_id is None:
-        return await _supervise(child, stdin, limits, started, False, first_line)
+        return await launcher.supervise(child, stdin, limits, started, False, first_line)
     if custody.hook_nofile is not None:
         _restore_nofile(child.pid, custody.hook_nofile)
     try:
-        return await _supervise(child, stdin, limits, started, custody.kill_leftovers, first_line)
+        return await launcher.supervise(
+            child, stdin, limits, started, custody.kill_leftovers, first_line
+        )
     finally:
         custody.release(child.pid)
-
-
-async def _launch(
-    argv: Sequence[str],
-    cwd: str | None,
-    env: Mapping[str, str],
-    stdin: bytes,
-    custody: Custody | None,
-) -> HookChild | HookProcess:
-    """Start the hook's process: forked by a warm interpreter when one takes it
-    (``warm/``), else ``spawn.start_child`` (the seam) or, without pidfd and epoll,
-    trio's ``open_process``."""
-    warm = custody.warm if custody is not None else None
-    process = warm and await warm.open(argv, cwd, env)
-    if process:
-        return process
-    if LEAN:
-        return start_child(argv, cwd, env, stdin)
-    return await open_hook_process(argv, cwd, env)
-
-
-async def _supervise(
-    child: HookChild | HookProcess,
-    stdin: bytes,
-    limits: ProcessLimits,
-    started: float,
-    kill_leftovers: bool,
-    first_line: FirstLine | None,
-) -> ProcessOutcome:
-    if isinstance(child, HookChild):
-        return await supervise(child, stdin, limits, started, kill_leftovers, first_line)
-    return await supervise_trio(child, stdin, limits, started, kill_leftovers, first_line)
 
 
 def _restore_nofile(pid: int, limits: tuple[int, int]) -> None:

@@ -1,7 +1,8 @@
-"""Run one hook process with trio's own process support: where ``supervise.py`` cannot
-(no pidfd or epoll: not Linux), and for a hook a warm interpreter forked (``warm/``:
-streams and an exit event with ``trio.Process``'s surface). Same rules, one task per
-stream: a stdin feeder, two output readers, and the leader's exit waited for."""
+"""Run one hook process with trio's own process support: the ``TRIO`` launcher
+(``launch.py``: where ``supervise.py`` cannot, no pidfd or epoll), and the supervisor of
+a hook a warm interpreter forked (``warm/launcher.py``: streams and an exit event with
+``trio.Process``'s surface). Same rules, one task per stream: a stdin feeder, two output
+readers, and the leader's exit waited for."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import signal
 import subprocess
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import trio
 
@@ -23,15 +25,32 @@ from .output import (
     output_buffers,
 )
 from .spawn import signal_group
-from .warm.zygote import WarmProcess
 
-HookProcess = trio.Process | WarmProcess
+
+class HookProcess(Protocol):
+    """What ``supervise_trio`` reads of a started process: ``trio.Process`` has it, and
+    so has a warm interpreter's fork (``warm/zygote.WarmProcess``), which this module
+    need not know."""
+
+    @property
+    def pid(self) -> int: ...
+    @property
+    def returncode(self) -> int | None: ...
+    @property
+    def stdin(self) -> trio.abc.SendStream | None: ...
+    @property
+    def stdout(self) -> trio.abc.ReceiveStream | None: ...
+    @property
+    def stderr(self) -> trio.abc.ReceiveStream | None: ...
+    async def wait(self) -> int: ...
 
 
 async def open_hook_process(
-    argv: Sequence[str], cwd: str | None, env: Mapping[str, str]
+    argv: Sequence[str], cwd: str | None, env: Mapping[str, str], stdin: bytes
 ) -> trio.Process:
-    """Start ``argv`` in its own session with three pipes (``OSError`` if it cannot)."""
+    """Start ``argv`` in its own session with three pipes (``OSError`` if it cannot).
+    ``stdin`` is not written here: ``supervise_trio`` feeds it (the signature is the
+    ``Launcher``'s ``start``)."""
     return await trio.lowlevel.open_process(
         list(argv),
         stdin=subprocess.PIPE,

@@ -1,8 +1,8 @@
 """Start one hook process: where a hook's own process comes into being.
 
-``start_child`` is where hookd starts a hook's process on Linux (``process._launch``
-asks the warm interpreters first, ``warm/``); ``supervise.py`` then watches the
-:class:`HookChild` it returns: pipes, timeouts, group kills, exit status.
+``start_child`` is how the ``LEAN`` launcher (``launch.py``) starts a hook's process on
+Linux; ``supervise.py`` then watches the :class:`HookChild` it returns: pipes, timeouts,
+group kills, exit status.
 
 The process is started on the event loop's own thread: ``subprocess.Popen`` forks with
 ``vfork`` (the daemon is suspended only until the child has called ``exec``), which costs
@@ -21,25 +21,8 @@ import os
 import select
 import signal
 import subprocess
-import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-
-
-def _has_pidfd() -> bool:
-    """Whether the kernel gives pidfds (Linux 5.3 and later; Python has the call anyway)."""
-    if not (sys.platform.startswith("linux") and hasattr(select, "epoll")):
-        return False
-    try:
-        os.close(os.pidfd_open(os.getpid()))
-    except (AttributeError, OSError):  # ENOSYS on older kernels (and under valgrind)
-        return False
-    return True
-
-
-LEAN = _has_pidfd()
-"""Whether this system has what ``supervise.py`` needs (pidfd, epoll); elsewhere hookd
-runs hooks through trio's own process support (``process_trio.py``)."""
 
 CLOSED = -1
 HOOKD_LIMIT_ERRNOS = frozenset({errno.EMFILE, errno.ENFILE, errno.EAGAIN, errno.ENOMEM})

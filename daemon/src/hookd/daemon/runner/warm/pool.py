@@ -100,7 +100,7 @@ class WarmPool:
             elif zygote.ready.is_set() and zygote.rss_kib() > self.max_rss_kib:
                 self._retire(zygote, "over warm_max_rss_mib")
 
-    # the seam ---------------------------------------------------------------------------
+    # what the warm layer asks (launcher.py) ---------------------------------------------
     async def open(
         self, argv: Sequence[str], cwd: str | None, env: Mapping[str, str]
     ) -> WarmProcess | None:

@@ -4,9 +4,10 @@ processes it forks, seen from the daemon.
 The daemon keeps what it keeps for a fresh spawn: it makes the three pipes (its ends are
 trio streams), the hook is a session leader whose pid is its process group, and
 ``WarmProcess`` answers ``pid``, ``returncode``, ``wait()`` and the streams as a
-``trio.Process`` does, so ``process.py`` supervises, times out and kills it the same
-way. The zygote is the hook's parent: it reaps it and reports the status; what the hook
-orphans is re-parented to the daemon (a subreaper), as a fresh hook's would be.
+``trio.Process`` does, so trio's supervisor (``process_trio``, by way of the warm layer,
+``launcher.py``) times it out and kills it the same way. The zygote is the hook's
+parent: it reaps it and reports the status; what the hook orphans is re-parented to the
+daemon (a subreaper), as a fresh hook's would be.
 """
 
 from __future__ import annotations
