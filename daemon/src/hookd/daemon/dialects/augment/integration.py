@@ -23,7 +23,7 @@ ignores in a file (a handler that is not a command, an invalid matcher), stay as
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ...edits import Plan, dump_settings, emptied, handed_over, nothing_adopted, read_settings
@@ -61,13 +61,7 @@ failing_answer = integration.exit_code_failing
 
 def plan(action: AdoptAction, home: str, scope: str, project: str, options: PlanOptions) -> Plan:
     agent_file, owned_file = paths(home, scope, project)
-    if action == "adopt":
-        return _adopt(agent_file, owned_file, options.relay)
-    if action == "unadopt":
-        return _unadopt(agent_file, owned_file)
-    if action == "install":
-        return _install(agent_file, owned_file, options.relay)
-    return _uninstall(agent_file, owned_file)
+    return _ACTIONS[action](agent_file, owned_file, options.relay)
 
 
 def relay_roots(call: RelayCall) -> tuple[str, ...]:
@@ -126,7 +120,7 @@ def _adopt(agent_file: str, owned_file: str, relay: str) -> Plan:
     )  # fmt: skip
 
 
-def _unadopt(agent_file: str, owned_file: str) -> Plan:
+def _unadopt(agent_file: str, owned_file: str, relay: str) -> Plan:
     """Give the adopted groups back to the agent's file and remove the relay groups."""
     agent, agent_text = read_settings(agent_file)
     owned, owned_text = read_settings(owned_file)
@@ -158,7 +152,7 @@ def _install(agent_file: str, owned_file: str, relay: str) -> Plan:
     return Plan(writes={agent_file: (agent_text, dump_settings(agent))}, notes=[note])
 
 
-def _uninstall(agent_file: str, owned_file: str) -> Plan:
+def _uninstall(agent_file: str, owned_file: str, relay: str) -> Plan:
     """Remove the relay groups (the adopted hooks then do not run until re-installed)."""
     agent, agent_text = read_settings(agent_file)
     agent["hooks"] = _without_relay(_hooks(agent, agent_file))
@@ -221,3 +215,9 @@ def _is_relay(handler: Any) -> bool:
     return isinstance(handler, dict) and relay_entries.is_relay_command(
         str(handler.get("command", ""))
     )
+
+
+_ACTIONS: dict[AdoptAction, Callable[[str, str, str], Plan]] = {
+    "adopt": _adopt, "unadopt": _unadopt, "install": _install, "uninstall": _uninstall,
+}  # fmt: skip
+"""Each action's plan from (the agent's file, the hookd-owned file, the relay's path)."""

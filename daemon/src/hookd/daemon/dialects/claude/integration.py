@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ...edits import Plan, dump_settings, emptied, handed_over, nothing_adopted
@@ -62,13 +62,7 @@ def plan(action: AdoptAction, home: str, scope: str, project: str, options: Plan
     agent_file, owned_file = paths(home, scope, project)
     if options.http is not None:
         return _install_http(agent_file, owned_file, options)
-    if action == "adopt":
-        return _adopt(agent_file, owned_file, options.relay)
-    if action == "unadopt":
-        return _unadopt(agent_file, owned_file)
-    if action == "install":
-        return _install(agent_file, owned_file, options.relay)
-    return _uninstall(agent_file, owned_file)
+    return _ACTIONS[action](agent_file, owned_file, options.relay)
 
 
 def relay_roots(call: RelayCall) -> tuple[str, ...]:
@@ -112,7 +106,7 @@ def _adopt(agent_file: str, owned_file: str, relay: str) -> Plan:
     return Plan(writes, notes)
 
 
-def _unadopt(agent_file: str, owned_file: str) -> Plan:
+def _unadopt(agent_file: str, owned_file: str, relay: str) -> Plan:
     """Give the adopted hooks back to the agent's file and remove the relay entries."""
     agent, agent_text = _read(agent_file)
     owned, owned_text = _read(owned_file)
@@ -169,7 +163,7 @@ def _command_entry(relay: str) -> Any:
     return entry
 
 
-def _uninstall(agent_file: str, owned_file: str) -> Plan:
+def _uninstall(agent_file: str, owned_file: str, relay: str) -> Plan:
     """Remove the relay entries (adopted hooks then do not run until re-installed)."""
     agent, agent_text = _read(agent_file)
     _drop_relay(agent)
@@ -253,3 +247,9 @@ def _add_group(settings: dict[str, Any], event: str, group: dict[str, Any]) -> N
         return
     present = same.get("hooks", [])
     same["hooks"] = [*present, *(h for h in group.get("hooks", []) if h not in present)]
+
+
+_ACTIONS: dict[AdoptAction, Callable[[str, str, str], Plan]] = {
+    "adopt": _adopt, "unadopt": _unadopt, "install": _install, "uninstall": _uninstall,
+}  # fmt: skip
+"""Each action's plan from (the agent's file, the hookd-owned file, the relay's path)."""
