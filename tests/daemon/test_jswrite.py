@@ -23,9 +23,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hookd.daemon import jswrite
-from hookd.daemon.dialects import augment, cline, cline_sdk
+from hookd.daemon.dialects.augment import dialect as augment
 from hookd.daemon.dialects.claude import dialect as claude
 from hookd.daemon.dialects.claude import handlers as claude_handlers
+from hookd.daemon.dialects.cline import dialect as cline
+from hookd.daemon.dialects.cline_sdk import dialect as cline_sdk
 from hookd.daemon.jstext import to_json_bytes
 from hookd.daemon.jswrite import JAVASCRIPT, js_json_bytes, js_number, js_stringify
 from hookd.daemon.model import Dialect, FireRequest, HookSpec, Launch
