@@ -29,7 +29,15 @@ from ...edits import read_settings as _read
 from ...errors import UserError
 from ...model import Dialect
 from .. import integration
-from ..integration import AdoptAction, HttpEntry, PlanOptions, RelayCall, RelayFacts, text
+from ..integration import (
+    AdoptAction,
+    HttpEntry,
+    PlanOptions,
+    RelayCall,
+    RelayFacts,
+    add_group,
+    text,
+)
 from ..relay_entries import RELAY_COMMAND, shell_word
 from . import http_relay, rules
 from .dialect import adopted_path
@@ -89,7 +97,7 @@ def _adopt(agent_file: str, owned_file: str, relay: str) -> Plan:
         for group in groups:
             stay, take = _split(group, event, notes)
             if take:
-                _add_group(owned, event, {**group, "hooks": take})
+                add_group(owned, event, {**group, "hooks": take})
                 moved += len(take)
             if stay:
                 kept.setdefault(event, []).append({**group, "hooks": stay})
@@ -114,7 +122,7 @@ def _unadopt(agent_file: str, owned_file: str, relay: str) -> Plan:
     returned = 0
     for event, groups in _hooks(owned, owned_file).items():
         for group in groups:
-            _add_group(agent, event, group)
+            add_group(agent, event, group)
             returned += len(group.get("hooks", []))
     owned.pop("hooks", None)
     plan = Plan({agent_file: (agent_text, dump_settings(agent))},
@@ -236,17 +244,6 @@ def _drop_relay(settings: dict[str, Any]) -> None:
         hooks[event] = [g for g in groups if g["hooks"]]
         if not hooks[event]:
             del hooks[event]
-
-
-def _add_group(settings: dict[str, Any], event: str, group: dict[str, Any]) -> None:
-    """Append the group's handlers to a group with the same matcher (each handler once)."""
-    groups = settings.setdefault("hooks", {}).setdefault(event, [])
-    same = next((g for g in groups if g.get("matcher") == group.get("matcher")), None)
-    if same is None:
-        groups.append(dict(group))
-        return
-    present = same.get("hooks", [])
-    same["hooks"] = [*present, *(h for h in group.get("hooks", []) if h not in present)]
 
 
 _ACTIONS: dict[AdoptAction, Callable[[str, str, str], Plan]] = {
