@@ -22,7 +22,16 @@ import os
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ...edits import Plan, dump_settings, emptied, handed_over, nothing_adopted
+from ...edits import (
+    Plan,
+    dump_settings,
+    emptied,
+    handed_over,
+    not_relayed,
+    nothing_adopted,
+    split_group,
+    without_relay,
+)
 from ...edits import hooks_section as _hooks
 from ...edits import read_settings as _read
 from ...errors import UserError
@@ -106,7 +115,7 @@ def _adopt(agent_file: str, owned_file: str, config_file: str, relay: str) -> Pl
     moved = 0
     for event, groups in _hooks(agent, agent_file).items():
         for group in groups:
-            stay, take = _split(group, event, notes)
+            stay, take = split_group(group, event, notes, _not_adoptable)
             if take:
                 owned.setdefault("hooks", {}).setdefault(event, []).append({**group, "hooks": take})
                 moved += len(take)
@@ -157,8 +166,7 @@ def _uninstall(agent_file: str, owned_file: str, config_file: str, relay: str) -
     owned, _ = _read(owned_file)
     notes = []
     if _hooks(owned, owned_file):
-        notes.append(f"the hooks adopted in {owned_file} will not run inside the agent until "
-                     "'hookd relay install' (or 'hookd unadopt' gives them back)")  # fmt: skip
+        notes.append(not_relayed(owned_file))
     plan = Plan({agent_file: (agent_text, dump_settings(agent))}, notes)
     _unpinned(config_file, agent_file, plan)
     return plan
@@ -238,22 +246,6 @@ def _effective(event: str, given: Any) -> int:
     return max(seconds, 1) if seconds is not None else DEFAULT_TIMEOUT_S
 
 
-def _split(group: dict[str, Any], event: str, notes: list[str]) -> tuple[list[Any], list[Any]]:
-    """The group's handlers that stay with the agent, and those hookd takes."""
-    stay: list[Any] = []
-    take: list[Any] = []
-    for handler in group.get("hooks", []):
-        why = _not_adoptable(handler)
-        if why is None:
-            take.append(handler)
-            continue
-        stay.append(handler)
-        if why:
-            notes.append(f"{event}: {handler.get('command') or handler.get('type')!r} stays "
-                         f"with the agent: {why}")  # fmt: skip
-    return stay, take
-
-
 def _not_adoptable(handler: Any) -> str | None:
     """Why hookd cannot run this handler for the agent ("" for the relay itself)."""
     if not isinstance(handler, dict):
@@ -268,13 +260,7 @@ def _not_adoptable(handler: Any) -> str | None:
 
 
 def _without_relay(hooks: dict[str, list[dict[str, Any]]]) -> dict[str, list[dict[str, Any]]]:
-    kept: dict[str, list[dict[str, Any]]] = {}
-    for event, groups in hooks.items():
-        left = [{**g, "hooks": [h for h in g.get("hooks", []) if _not_adoptable(h) != ""]}
-                for g in groups]  # fmt: skip
-        if any(g["hooks"] for g in left):
-            kept[event] = [g for g in left if g["hooks"]]
-    return kept
+    return without_relay(hooks, lambda handler: _not_adoptable(handler) == "")
 
 
 _ACTIONS: dict[AdoptAction, Callable[[str, str, str, str], Plan]] = {
