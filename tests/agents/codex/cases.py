@@ -1,0 +1,879 @@
+"""The Codex CLI cases, as a table a person can read: each names the event, the hooks
+(what each answers, in which file), what the scripted model does, what Codex 0.171.0 did
+with the hooks' answers (``Does``, observed on the real agent and written down), and what
+it pins.
+
+Every case runs twice: by the real agent (``codex app-server``, or ``codex exec``) and by
+hookd on the same files with the payload the agent gave its hooks;
+``test_codex_agent.py`` holds the agent to ``Does`` and hookd's result to what the agent
+did. Texts may name ``{home}`` (the case's HOME), ``{codex}`` (its ``~/.codex``),
+``{ws}`` (the project) and ``{hooks}`` (the hooks' scripts).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Hook:
+    name: str
+    exit: int = 0
+    stdout: str = ""
+    stderr: str = ""
+    sleep: float = 0
+    """Seconds before it answers (to overlap with others or pass a ``timeout``)."""
+    fields: dict[str, Any] = field(default_factory=dict)
+    """More handler keys (``timeout``, ``async``, ``statusMessage``...); ``type`` replaces
+    ``command``."""
+    matcher: str | None = None
+    """Its group's matcher, else the case's; ``""`` writes an empty one, ``NO_MATCHER`` none."""
+    layers: tuple[str, ...] = ("user",)
+    """Where it is declared: ``user`` (``~/.codex/hooks.json``), ``user-toml``
+    (``~/.codex/config.toml`` ``[hooks]``), ``project`` (``<ws>/.codex/hooks.json``),
+    ``project-toml`` (``<ws>/.codex/config.toml``), ``plugin`` (the case's plugin)."""
+    event: str | None = None
+    """Another event than the case's."""
+    command: str = "{script}"
+    """The handler's command (run by ``/bin/bash -c``); ``{script}`` is the hook's script."""
+    trusted: bool = True
+    """Its ``trusted_hash`` is in the user's config.toml (as after a review in ``/hooks``)."""
+    state: dict[str, Any] = field(default_factory=dict)
+    """Other keys of its ``[hooks.state."<key>"]`` (``enabled = false``, a wrong hash)."""
+    every_run: bool = False
+    """It answers on every run (by default only its first run answers, so that a Stop hook
+    that blocks does not make the agent go on forever)."""
+    child: str = ""
+    """A command it leaves running in the background before it answers (to see that a
+    timeout kills the hook's whole process group)."""
+
+
+NO_MATCHER = "\0none"
+"""A hook whose group has no ``matcher`` key, whatever the case's matcher."""
+
+
+@dataclass(frozen=True)
+class Does:
+    """What Codex 0.171.0 did (observed, then written down: the agent is held to it)."""
+
+    ran: bool = True
+    """The scripted tool call ran as asked (its command created ``ran``)."""
+    rewritten: bool = False
+    """The command a hook rewrote ran instead (it creates ``rewritten``)."""
+    runs: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """A hook's first run as ``hook/completed`` reports it: its status, then each entry as
+    ``"kind: text"``. A hook of the case's event not named here: ``completed``, no entries."""
+    output: str | None = None
+    """The first tool output the model was sent, exactly (None: not checked)."""
+    developer: tuple[str, ...] = ()
+    """The developer messages the hooks added to the conversation, in order."""
+    prompts: tuple[str, ...] = ()
+    """The user messages after the case's prompt (a Stop block's ``<hook_prompt>``)."""
+    requests: int = 2
+    """How many model requests the case made."""
+    counts: dict[str, int] = field(default_factory=dict)
+    """How often hooks ran (a hook not named: once)."""
+    turn: str = "completed"
+    """The last turn's status."""
+    warnings: tuple[str, ...] = ()
+    """Every discovery warning of ``hooks/list``."""
+    killed: tuple[str, ...] = ()
+    """Hooks killed at their timeout (they never finished)."""
+    asked: bool = False
+    """Codex asked the client to approve the command (no hook decided)."""
+    shown: tuple[str, ...] = ()
+    """Warnings Codex showed the user during the session (``warning`` notifications)
+    besides the ones it shows every session."""
+
+
+@dataclass(frozen=True)
+class Plugin:
+    """A plugin in the case's local marketplace, added and installed by the real agent
+    (``marketplace/add``, ``plugin/install``); its hooks are the case's ``plugin`` hooks."""
+
+    name: str = "guard"
+
+
+@dataclass(frozen=True)
+class Case:
+    id: str
+    about: str
+    hooks: tuple[Hook, ...]
+    does: Does
+    event: str = "PreToolUse"
+    matcher: str | None = "Bash"
+    tool_command: str = "touch {ws}/ran"
+    """The command of the scripted ``exec_command`` call."""
+    turns: tuple[dict[str, Any], ...] | None = None
+    """The scripted model turns when not one ``exec_command`` of ``tool_command`` then
+    ``done.`` (``{"tool": ..., "args": {...}}``, ``{"custom": ..., "input": ...}``,
+    ``{"text": ...}``; ``{ws}`` filled in)."""
+    mode: str = "app-server"
+    """``app-server`` or ``exec`` (``codex exec --json``)."""
+    exec_args: tuple[str, ...] = ()
+    thread: dict[str, Any] = field(default_factory=dict)
+    """More ``thread/start`` params (``approvalPolicy``, ``sandbox``, ``config``)."""
+    answers: dict[str, Any] = field(default_factory=dict)
+    """How the client answers Codex's requests, by method (approvals)."""
+    prompts: tuple[str, ...] = ("do the task",)
+    """One turn each (the case's tag is put in front)."""
+    interrupt: bool = False
+    """Interrupt the turn once its command runs (fires Interrupt)."""
+    compact: bool = False
+    """Compact the thread after the turns (fires PreCompact, PostCompact)."""
+    config: str = ""
+    """More top-level keys of the user's config.toml (TOML lines)."""
+    tables: str = ""
+    """More tables of the user's config.toml (TOML, after the suite's own)."""
+    trust_project: bool = True
+    """The user's config.toml trusts the project (``[projects."<ws>"]``)."""
+    files: dict[str, str] = field(default_factory=dict)
+    """More files: path and text, placeholders filled in."""
+    cwd: str = "{ws}"
+    """Where the session runs (a sub-folder of the project, say)."""
+    env: dict[str, str] = field(default_factory=dict)
+    """More of the agent's environment (hookd's fire gets it too)."""
+    codex_home: str | None = None
+    """``CODEX_HOME`` when not the default ``~/.codex`` (placeholders filled in)."""
+    plugin: Plugin | None = None
+    hookd_differs: str = ""
+    """hookd answers otherwise by design: why (the case pins the difference)."""
+    xfail: str | None = None
+
+
+def out(obj: Any) -> str:
+    return json.dumps(obj)
+
+
+def pre(decision: str | None = None, reason: str | None = None, **more: Any) -> str:
+    """A PreToolUse ``hookSpecificOutput`` answer."""
+    spec: dict[str, Any] = {"hookEventName": "PreToolUse"}
+    if decision is not None:
+        spec["permissionDecision"] = decision
+    if reason is not None:
+        spec["permissionDecisionReason"] = reason
+    return out({"hookSpecificOutput": {**spec, **more}})
+
+
+def specific(event: str, **fields: Any) -> str:
+    """A ``hookSpecificOutput`` answer for ``event``."""
+    return out({"hookSpecificOutput": {"hookEventName": event, **fields}})
+
+
+def blocked(reason: str, command: str = "touch {ws}/ran") -> str:
+    """What the model is sent instead of the output of a command a PreToolUse hook blocked."""
+    return f"Command blocked by PreToolUse hook: {reason}. Command: {command}"
+
+
+def rejected(message: str) -> str:
+    """What the model is sent when a command's approval was refused (by a hook or the user)."""
+    return f'exec_command failed: CreateProcess {{ message: "Rejected(\\"{message}\\")" }}'
+
+
+W = Hook("w")
+"""A witness: a silent hook on the case's event that always runs, so hookd gets the
+agent's payload even when the hook under test does not run."""
+REWRITE = {"command": "touch {ws}/rewritten"}
+ONE_SECOND = {"timeout": 1}
+FAILED_1 = ("failed", "error: hook exited with code 1")
+AFTER_A_AND_B = (
+    "touch {ws}/ran; i=0; until [ -e {agent}/a.done.0 ] && [ -e {agent}/b.done.0 ] || "
+    "[ $i -ge 600 ]; do sleep 0.05; i=$((i+1)); done; sleep 0.5"
+)
+"""The marker command, which then waits (30 s at most) until hooks ``a`` and ``b`` have
+answered in the background, so that their answers are in when Codex sends the tool's
+output."""
+WITH_OUTPUT = "touch {ws}/ran && echo tool-said-this"
+"""The marker command, with output for PostToolUse's ``tool_response``."""
+SLOW = "touch {ws}/started; sleep 30; touch {ws}/ran"
+"""A command that runs long enough for the turn to be interrupted (it never finishes)."""
+HOOK_PROMPT = '<hook_prompt hook_run_id="stop:0:{{codex}}/hooks.json">{reason}</hook_prompt>'
+"""What the model is sent after a Stop hook (the first configured) blocked."""
+ESCALATED = (
+    {"tool": "exec_command", "args": {"cmd": "touch {ws}/ran", "sandbox_permissions":
+                                      "require_escalated", "justification": "to mark"}},
+    {"text": "done."},
+)  # fmt: skip
+"""The model asks to run the marker command outside the sandbox (Codex asks approval)."""
+ON_REQUEST: dict[str, Any] = {
+    "thread": {"approvalPolicy": "on-request", "sandbox": "read-only"},
+    "answers": {"item/commandExecution/requestApproval": {"decision": "decline"}},
+    "turns": ESCALATED,
+}
+"""A session that asks before running outside the read-only sandbox; the user declines."""
+
+CASES: list[Case] = [
+    # -- PreToolUse: exit codes -------------------------------------------------------
+    Case("pre-exit0-allows", "exit 0 without output: the tool runs", (Hook("a"),), Does()),
+    Case(
+        "pre-exit2-blocks",
+        "exit 2 blocks; stderr, trimmed, is the reason the model is sent",
+        (Hook("a", exit=2, stderr="  no touching here\n"),),
+        Does(ran=False, runs={"a": ("blocked", "feedback: no touching here")},
+             output=blocked("no touching here")),
+    ),
+    Case(
+        "pre-exit2-no-stderr",
+        "exit 2 with nothing on stderr is a failed hook, not a block: the tool runs",
+        (Hook("a", exit=2),),
+        Does(runs={"a": ("failed", "error: PreToolUse hook exited with code 2 but did not "
+                         "write a blocking reason to stderr")}),
+    ),
+    Case(
+        "pre-exit2-ignores-stdout",
+        "exit 2 with an allow and a rewrite on stdout: stdout is not read, stderr blocks",
+        (Hook("a", exit=2, stdout=pre("allow", updatedInput=REWRITE), stderr="by stderr"),),
+        Does(ran=False, runs={"a": ("blocked", "feedback: by stderr")}, output=blocked("by stderr")),
+    ),
+    Case(
+        "pre-exit1-deny-ignored",
+        "exit 1 is a failed hook: its JSON deny is not read, the tool runs",
+        (Hook("a", exit=1, stdout=pre("deny", "would deny"), stderr="oops"),),
+        Does(runs={"a": FAILED_1}),
+    ),
+    Case(
+        "pre-other-exit-codes",
+        "exit 3 and exit 127 (a missing program): failed hooks, the tool runs",
+        (Hook("a", exit=3, stderr="three"),
+         Hook("b", command="{script}; /no/such/program")),
+        Does(runs={"a": ("failed", "error: hook exited with code 3"),
+                   "b": ("failed", "error: hook exited with code 127")}),
+    ),
+    # -- PreToolUse: JSON answers -----------------------------------------------------
+    Case(
+        "pre-json-deny",
+        "permissionDecision deny with a reason blocks; the reason is trimmed",
+        (Hook("a", stdout=pre("deny", "  policy says no \n")),),
+        Does(ran=False, runs={"a": ("blocked", "feedback: policy says no")},
+             output=blocked("policy says no")),
+    ),
+    Case(
+        "pre-json-deny-no-reason",
+        "deny without a reason is rejected (a failed hook): the tool runs",
+        (Hook("a", stdout=pre("deny")),),
+        Does(runs={"a": ("failed", "error: PreToolUse hook returned permissionDecision:deny "
+                         "without a non-empty permissionDecisionReason")}),
+    ),
+    Case(
+        "pre-json-deny-blank-reason",
+        "deny with a blank reason is rejected too",
+        (Hook("a", stdout=pre("deny", " \n ")),),
+        Does(runs={"a": ("failed", "error: PreToolUse hook returned permissionDecision:deny "
+                         "without a non-empty permissionDecisionReason")}),
+    ),
+    Case(
+        "pre-legacy-block",
+        "the legacy decision: block with a reason blocks",
+        (Hook("a", stdout=out({"decision": "block", "reason": "legacy no"})),),
+        Does(ran=False, runs={"a": ("blocked", "feedback: legacy no")}, output=blocked("legacy no")),
+    ),
+    Case(
+        "pre-legacy-block-no-reason",
+        "decision: block without a reason is rejected",
+        (Hook("a", stdout=out({"decision": "block"})),),
+        Does(runs={"a": ("failed", "error: PreToolUse hook returned decision:block without a "
+                         "non-empty reason")}),
+    ),
+    Case(
+        "pre-legacy-approve",
+        "decision: approve is rejected (Claude's legacy allow)",
+        (Hook("a", stdout=out({"decision": "approve", "reason": "fine"})),),
+        Does(runs={"a": ("failed", "error: PreToolUse hook returned unsupported decision:approve")}),
+    ),
+    Case(
+        "pre-reason-without-decision",
+        "a top-level reason alone is rejected",
+        (Hook("a", stdout=out({"reason": "just saying"})),),
+        Does(runs={"a": ("failed", "error: PreToolUse hook returned reason without decision")}),
+    ),
+    Case(
+        "pre-ask-unsupported",
+        "permissionDecision ask is rejected: the tool runs",
+        (Hook("a", stdout=pre("ask", "sure?")),),
+        Does(runs={"a": ("failed", "error: PreToolUse hook returned unsupported "
+                         "permissionDecision:ask")}),
+    ),
+    Case(
+        "pre-allow-without-rewrite",
+        "permissionDecision allow alone is rejected (it only carries a rewrite)",
+        (Hook("a", stdout=pre("allow", "fine by me")),),
+        Does(runs={"a": ("failed", "error: PreToolUse hook returned unsupported "
+                         "permissionDecision:allow")}),
+    ),
+    Case(
+        "pre-decision-reason-alone",
+        "permissionDecisionReason without a permissionDecision is rejected",
+        (Hook("a", stdout=pre(None, "why not")),),
+        Does(runs={"a": ("failed", "error: PreToolUse hook returned permissionDecisionReason "
+                         "without permissionDecision")}),
+    ),
+    Case(
+        "pre-continue-false-unsupported",
+        "continue: false is rejected on PreToolUse: the tool runs, the turn goes on",
+        (Hook("a", stdout=out({"continue": False, "stopReason": "halt"})),),
+        Does(runs={"a": ("failed", "error: PreToolUse hook returned unsupported continue:false")}),
+    ),
+    Case(
+        "pre-stop-reason-unsupported",
+        "stopReason (with continue left true) is rejected",
+        (Hook("a", stdout=out({"stopReason": "halt"})),),
+        Does(runs={"a": ("failed", "error: PreToolUse hook returned unsupported stopReason")}),
+    ),
+    Case(
+        "pre-suppress-output-unsupported",
+        "suppressOutput is rejected, even beside a valid deny",
+        (Hook("a", stdout=out({"suppressOutput": True, **json.loads(pre("deny", "no"))})),),
+        Does(runs={"a": ("failed", "error: PreToolUse hook returned unsupported suppressOutput")}),
+    ),
+    Case(
+        "pre-system-messages",
+        "systemMessage is a warning for the user, never for the model; two are kept apart",
+        (Hook("a", stdout=out({"systemMessage": "heads up"})),
+         Hook("b", stdout=out({"systemMessage": "second"}))),
+        Does(runs={"a": ("completed", "warning: heads up"), "b": ("completed", "warning: second")}),
+    ),
+    Case(
+        "pre-contexts",
+        "additionalContext: one developer message each, in configured order (the first "
+        "hook finishes last), between the call and its output",
+        (Hook("a", sleep=0.5, stdout=pre(additionalContext="first note")),
+         Hook("b", stdout=pre(additionalContext="second note"))),
+        Does(runs={"a": ("completed", "context: first note"),
+                   "b": ("completed", "context: second note")},
+             developer=("first note", "second note")),
+    ),
+    Case(
+        "pre-context-beside-deny",
+        "a context is kept when another hook blocks",
+        (Hook("a", stdout=pre(additionalContext="keep this")),
+         Hook("b", stdout=pre("deny", "no"))),
+        Does(ran=False, runs={"a": ("completed", "context: keep this"),
+                              "b": ("blocked", "feedback: no")},
+             developer=("keep this",), output=blocked("no")),
+    ),
+    Case(
+        "pre-plain-stdout-ignored",
+        "plain text on stdout is no answer (not context on PreToolUse)",
+        (Hook("a", stdout="just text"),),
+        Does(),
+    ),
+    Case(
+        "pre-invalid-json",
+        "stdout that starts like JSON but does not parse: a failed hook",
+        (Hook("a", stdout='{"hookSpecificOutput": '),),
+        Does(runs={"a": ("failed", "error: hook returned invalid pre-tool-use JSON output")}),
+    ),
+    Case(
+        "pre-unknown-field",
+        "an unknown key voids the whole answer, its deny and context too",
+        (Hook("a", stdout=out({"foo": 1, **json.loads(pre("deny", "no", additionalContext="x"))})),),
+        Does(runs={"a": ("failed", "error: hook returned invalid pre-tool-use JSON output")}),
+    ),
+    Case(
+        "pre-wrong-event-name",
+        "a hookSpecificOutput naming another event is read all the same (its context counts)",
+        (Hook("a", stdout=specific("PostToolUse", additionalContext="misfiled")),),
+        Does(runs={"a": ("completed", "context: misfiled")}, developer=("misfiled",)),
+    ),
+    Case(
+        "pre-wrong-type",
+        "a field of the wrong type is invalid output",
+        (Hook("a", stdout=out({"systemMessage": 5})),),
+        Does(runs={"a": ("failed", "error: hook returned invalid pre-tool-use JSON output")}),
+    ),
+    Case(
+        "pre-json-array",
+        "a JSON array is invalid output",
+        (Hook("a", stdout="[1, 2]"),),
+        Does(runs={"a": ("failed", "error: hook returned invalid pre-tool-use JSON output")}),
+    ),
+    # -- PreToolUse: updatedInput ----------------------------------------------------
+    Case(
+        "pre-rewrite",
+        "allow with updatedInput: the rewritten command runs instead",
+        (Hook("a", stdout=pre("allow", updatedInput=REWRITE)),),
+        Does(ran=False, rewritten=True),
+    ),
+    Case(
+        "pre-rewrite-without-allow",
+        "updatedInput without allow is rejected: the original command runs",
+        (Hook("a", stdout=pre(updatedInput=REWRITE)),),
+        Does(runs={"a": ("failed", "error: PreToolUse hook returned updatedInput without "
+                         "permissionDecision:allow")}),
+    ),
+    Case(
+        "pre-rewrite-last-finished-wins",
+        "two rewrites: the one of the hook that finished last wins (here the second)",
+        (Hook("a", stdout=pre("allow", updatedInput={"command": "touch {ws}/other"})),
+         Hook("b", sleep=0.8, stdout=pre("allow", updatedInput=REWRITE))),
+        Does(ran=False, rewritten=True),
+    ),
+    Case(
+        "pre-rewrite-last-finished-wins-first",
+        "two rewrites: the first configured hook finished last, its rewrite wins",
+        (Hook("a", sleep=0.8, stdout=pre("allow", updatedInput=REWRITE)),
+         Hook("b", stdout=pre("allow", updatedInput={"command": "touch {ws}/other"}))),
+        Does(ran=False, rewritten=True),
+    ),
+    Case(
+        "pre-rewrite-and-deny",
+        "a deny beside a rewrite: nothing runs",
+        (Hook("a", stdout=pre("allow", updatedInput=REWRITE)), Hook("b", stdout=pre("deny", "no"))),
+        Does(ran=False, runs={"b": ("blocked", "feedback: no")}, output=blocked("no")),
+    ),
+    # -- several hooks ----------------------------------------------------------------
+    Case(
+        "pre-parallel",
+        "an event's hooks start together",
+        (Hook("a", sleep=1), Hook("b", sleep=1), Hook("c", sleep=1)),
+        Does(),
+    ),
+    Case(
+        "pre-two-denies-first-reason",
+        "two blocks: the reason is the first configured blocker's, though it finished last",
+        (Hook("a", sleep=0.8, stdout=pre("deny", "first no")),
+         Hook("b", exit=2, stderr="second no")),
+        Does(ran=False, runs={"a": ("blocked", "feedback: first no"),
+                              "b": ("blocked", "feedback: second no")},
+             output=blocked("first no")),
+    ),
+    Case(
+        "pre-deny-beside-failure",
+        "a failing hook beside a deny: the deny still blocks",
+        (Hook("a", exit=1), Hook("b", stdout=pre("deny", "no"))),
+        Does(ran=False, runs={"a": FAILED_1, "b": ("blocked", "feedback: no")}, output=blocked("no")),
+    ),
+    Case(
+        "pre-timeout",
+        "a hook past its timeout (seconds) fails, its process group killed; the tool runs",
+        (Hook("a", sleep=5, exit=2, stderr="too late", fields=ONE_SECOND, child="sleep 30"),),
+        Does(runs={"a": ("failed", "error: hook timed out after 1s")}, killed=("a",)),
+    ),
+    Case(
+        "pre-timeout-zero-is-one-second",
+        "timeout 0 is one second",
+        (Hook("a", sleep=5, exit=2, stderr="too late", fields={"timeout": 0}),),
+        Does(runs={"a": ("failed", "error: hook timed out after 1s")}, killed=("a",)),
+    ),
+    Case(
+        "pre-deny-beside-timeout",
+        "a hook that times out beside a deny: the deny still blocks",
+        (Hook("a", stdout=pre("deny", "no")), Hook("b", sleep=5, fields=ONE_SECOND)),
+        Does(ran=False, runs={"a": ("blocked", "feedback: no"),
+                              "b": ("failed", "error: hook timed out after 1s")},
+             output=blocked("no"), killed=("b",)),
+    ),
+    Case(
+        "pre-async",
+        "async hooks: a deny has no effect (the tool runs), a context reaches the model "
+        "after the tool's output, a systemMessage is shown; no hook/completed reports them",
+        (Hook("a", stdout=pre("deny", "too late", additionalContext="async note"),
+              fields={"async": True}),
+         Hook("b", stdout=out({"systemMessage": "async warning"}), fields={"async": True})),
+        Does(developer=("async note",), shown=("async warning",)),
+        tool_command=AFTER_A_AND_B,
+    ),
+    # -- PermissionRequest (approval on request, read-only sandbox, an escalated command) -
+    Case(
+        "perm-allow",
+        "decision allow: approved without asking the user; the command runs",
+        (Hook("a", stdout=specific("PermissionRequest", decision={"behavior": "allow"})),),
+        Does(), event="PermissionRequest", **ON_REQUEST,
+    ),
+    Case(
+        "perm-deny",
+        "decision deny with a message: refused without asking; the model is told the message",
+        (Hook("a", stdout=specific("PermissionRequest",
+                                   decision={"behavior": "deny", "message": " not here \n"})),),
+        Does(ran=False, runs={"a": ("blocked", "feedback: not here")}, output=rejected("not here")),
+        event="PermissionRequest", **ON_REQUEST,
+    ),
+    Case(
+        "perm-deny-no-message",
+        "decision deny without a message: Codex's own reason",
+        (Hook("a", stdout=specific("PermissionRequest", decision={"behavior": "deny"})),),
+        Does(ran=False, runs={"a": ("blocked", "feedback: PermissionRequest hook denied approval")},
+             output=rejected("PermissionRequest hook denied approval")),
+        event="PermissionRequest", **ON_REQUEST,
+    ),
+    Case(
+        "perm-exit2",
+        "exit 2 denies with stderr",
+        (Hook("a", exit=2, stderr="by exit two"),),
+        Does(ran=False, runs={"a": ("blocked", "feedback: by exit two")},
+             output=rejected("by exit two")),
+        event="PermissionRequest", **ON_REQUEST,
+    ),
+    Case(
+        "perm-exit2-no-stderr",
+        "exit 2 without stderr is a failed hook: the user is asked (and declines)",
+        (Hook("a", exit=2),),
+        Does(ran=False, asked=True, output=rejected("rejected by user"),
+             runs={"a": ("failed", "error: PermissionRequest hook exited with code 2 but did not "
+                         "write a denial reason to stderr")}),
+        event="PermissionRequest", **ON_REQUEST,
+    ),
+    Case(
+        "perm-no-decision",
+        "no decision: the user is asked as if there were no hook",
+        (Hook("a", stdout="{}"),),
+        Does(ran=False, asked=True, output=rejected("rejected by user")),
+        event="PermissionRequest", **ON_REQUEST,
+    ),
+    Case(
+        "perm-unsupported-fields",
+        "updatedInput, updatedPermissions, interrupt, continue: false are rejected; "
+        "additionalContext is invalid output; the user is asked",
+        (Hook("a", stdout=specific("PermissionRequest",
+                                   decision={"behavior": "allow", "updatedInput": REWRITE})),
+         Hook("b", stdout=specific("PermissionRequest",
+                                   decision={"behavior": "allow", "updatedPermissions": []})),
+         Hook("c", stdout=specific("PermissionRequest",
+                                   decision={"behavior": "deny", "message": "x", "interrupt": True})),
+         Hook("d", stdout=out({"continue": False, **json.loads(specific(
+             "PermissionRequest", decision={"behavior": "allow"}))})),
+         Hook("e", stdout=specific("PermissionRequest", additionalContext="ctx"))),
+        Does(ran=False, asked=True, output=rejected("rejected by user"), runs={
+            "a": ("failed", "error: PermissionRequest hook returned unsupported updatedInput"),
+            "b": ("failed", "error: PermissionRequest hook returned unsupported updatedPermissions"),
+            "c": ("failed", "error: PermissionRequest hook returned unsupported interrupt:true"),
+            "d": ("failed", "error: PermissionRequest hook returned unsupported continue:false"),
+            "e": ("failed", "error: hook returned invalid permission-request JSON output"),
+        }),
+        event="PermissionRequest", **ON_REQUEST,
+    ),
+    Case(
+        "perm-deny-beats-allow",
+        "an allow and a deny: the deny wins",
+        (Hook("a", stdout=specific("PermissionRequest", decision={"behavior": "allow"})),
+         Hook("b", stdout=specific("PermissionRequest",
+                                   decision={"behavior": "deny", "message": "second says no"}))),
+        Does(ran=False, runs={"b": ("blocked", "feedback: second says no")},
+             output=rejected("second says no")),
+        event="PermissionRequest", **ON_REQUEST,
+    ),
+    # -- PostToolUse -----------------------------------------------------------------
+    Case(
+        "post-exit2-replaces-output",
+        "exit 2: the tool ran, its output is replaced by stderr for the model; the turn "
+        "goes on",
+        (Hook("a", exit=2, stderr=" check the output \n"),),
+        Does(runs={"a": ("blocked", "feedback: check the output")}, output="check the output"),
+        event="PostToolUse", tool_command=WITH_OUTPUT,
+    ),
+    Case(
+        "post-exit2-no-stderr",
+        "exit 2 without stderr is a failed hook: the output stays",
+        (Hook("a", exit=2),),
+        Does(runs={"a": ("failed", "error: PostToolUse hook exited with code 2 but did not "
+                         "write feedback to stderr")}),
+        event="PostToolUse", tool_command=WITH_OUTPUT,
+    ),
+    Case(
+        "post-block",
+        "decision block with a reason: the output is replaced by the reason",
+        (Hook("a", stdout=out({"decision": "block", "reason": "look again"})),),
+        Does(runs={"a": ("blocked", "feedback: look again")}, output="look again"),
+        event="PostToolUse", tool_command=WITH_OUTPUT,
+    ),
+    Case(
+        "post-block-no-reason",
+        "decision block without a reason is rejected",
+        (Hook("a", stdout=out({"decision": "block"})),),
+        Does(runs={"a": ("failed", "error: PostToolUse hook returned decision:block without a "
+                         "non-empty reason")}),
+        event="PostToolUse", tool_command=WITH_OUTPUT,
+    ),
+    Case(
+        "post-reason-alone",
+        "a reason without a decision is rejected",
+        (Hook("a", stdout=out({"reason": "fyi"})),),
+        Does(runs={"a": ("failed", "error: PostToolUse hook returned reason without decision")}),
+        event="PostToolUse", tool_command=WITH_OUTPUT,
+    ),
+    Case(
+        "post-two-blocks",
+        "two blocks: their reasons, in configured order, replace the output together",
+        (Hook("a", sleep=0.5, exit=2, stderr="first"),
+         Hook("b", stdout=out({"decision": "block", "reason": "second"}))),
+        Does(runs={"a": ("blocked", "feedback: first"), "b": ("blocked", "feedback: second")},
+             output="first\n\nsecond"),
+        event="PostToolUse", tool_command=WITH_OUTPUT,
+    ),
+    Case(
+        "post-continue-false",
+        "continue: false: the hook stopped, the output is replaced by the stopReason, and "
+        "yet the turn goes on",
+        (Hook("a", stdout=out({"continue": False, "stopReason": "enough"})),),
+        Does(runs={"a": ("stopped", "stop: enough")}, output="enough"),
+        event="PostToolUse", tool_command=WITH_OUTPUT,
+    ),
+    Case(
+        "post-continue-false-no-reason",
+        "continue: false without a stopReason: Codex's own text",
+        (Hook("a", stdout=out({"continue": False})),),
+        Does(runs={"a": ("stopped", "stop: PostToolUse hook stopped execution")},
+             output="PostToolUse hook stopped execution"),
+        event="PostToolUse", tool_command=WITH_OUTPUT,
+    ),
+    Case(
+        "post-context-and-block",
+        "additionalContext beside a block: a developer message, and the output replaced",
+        (Hook("a", stdout=out({"decision": "block", "reason": "redo",
+                               **json.loads(specific("PostToolUse", additionalContext="note"))})),),
+        Does(runs={"a": ("blocked", "context: note", "feedback: redo")}, output="redo",
+             developer=("note",)),
+        event="PostToolUse", tool_command=WITH_OUTPUT,
+    ),
+    Case(
+        "post-unsupported",
+        "suppressOutput and updatedMCPToolOutput are rejected; plain text is ignored",
+        (Hook("a", stdout=out({"suppressOutput": True})),
+         Hook("b", stdout=specific("PostToolUse", updatedMCPToolOutput={"x": 1})),
+         Hook("c", stdout="plain words")),
+        Does(runs={"a": ("failed", "error: PostToolUse hook returned unsupported suppressOutput"),
+                   "b": ("failed", "error: PostToolUse hook returned unsupported "
+                         "updatedMCPToolOutput")}),
+        event="PostToolUse", tool_command=WITH_OUTPUT,
+    ),
+    Case(
+        "post-system-message",
+        "a systemMessage is a warning for the user; the output stays",
+        (Hook("a", stdout=out({"systemMessage": "ran it"})),),
+        Does(runs={"a": ("completed", "warning: ran it")}),
+        event="PostToolUse", tool_command=WITH_OUTPUT,
+    ),
+    # -- UserPromptSubmit (matchers ignored) -------------------------------------------
+    Case(
+        "prompt-block",
+        "decision block: the prompt never reaches the model, the turn ends",
+        (Hook("a", stdout=out({"decision": "block", "reason": "not this prompt"})),),
+        Does(ran=False, requests=0, runs={"a": ("blocked", "feedback: not this prompt")}),
+        event="UserPromptSubmit", matcher=None,
+    ),
+    Case(
+        "prompt-exit2",
+        "exit 2 blocks the prompt with stderr",
+        (Hook("a", exit=2, stderr="no prompt"),),
+        Does(ran=False, requests=0, runs={"a": ("blocked", "feedback: no prompt")}),
+        event="UserPromptSubmit", matcher=None,
+    ),
+    Case(
+        "prompt-block-without-reason",
+        "exit 2 without stderr and a block without a reason are failed hooks: the prompt goes",
+        (Hook("a", exit=2), Hook("b", stdout=out({"decision": "block"}))),
+        Does(runs={"a": ("failed", "error: UserPromptSubmit hook exited with code 2 but did not "
+                         "write a blocking reason to stderr"),
+                   "b": ("failed", "error: UserPromptSubmit hook returned decision:block "
+                         "without a non-empty reason")}),
+        event="UserPromptSubmit", matcher=None,
+    ),
+    Case(
+        "prompt-continue-false",
+        "continue: false stops the turn before the model",
+        (Hook("a", stdout=out({"continue": False, "stopReason": "quiet hours"})),),
+        Does(ran=False, requests=0, runs={"a": ("stopped", "stop: quiet hours")}),
+        event="UserPromptSubmit", matcher=None,
+    ),
+    Case(
+        "prompt-contexts",
+        "additionalContext and plain stdout are both context: developer messages after the "
+        "prompt, in configured order",
+        (Hook("a", stdout=specific("UserPromptSubmit", additionalContext="json note")),
+         Hook("b", stdout="plain note\n")),
+        Does(runs={"a": ("completed", "context: json note"), "b": ("completed", "context: plain note")},
+             developer=("json note", "plain note")),
+        event="UserPromptSubmit", matcher=None,
+    ),
+    Case(
+        "prompt-accepts-reason-and-suppress",
+        "a reason without a decision and suppressOutput are accepted silently",
+        (Hook("a", stdout=out({"reason": "fyi"})), Hook("b", stdout=out({"suppressOutput": True}))),
+        Does(),
+        event="UserPromptSubmit", matcher=None,
+    ),
+    Case(
+        "prompt-matcher-ignored",
+        "a matcher on UserPromptSubmit is ignored, an invalid one too: the hooks run",
+        (Hook("a", matcher="nothing-like-it", stdout="seen"), Hook("b", matcher="[")),
+        Does(runs={"a": ("completed", "context: seen")}, developer=("seen",)),
+        event="UserPromptSubmit",
+    ),
+    # -- Stop ----------------------------------------------------------------------------
+    Case(
+        "stop-block",
+        "decision block: Codex goes on with the reason as a <hook_prompt> user message; the "
+        "next Stop says stop_hook_active",
+        (Hook("a", stdout=out({"decision": "block", "reason": "run the tests first"})),),
+        Does(runs={"a": ("blocked", "feedback: run the tests first")}, requests=3,
+             counts={"a": 2}, prompts=(HOOK_PROMPT.format(reason="run the tests first"),)),
+        event="Stop", matcher=None,
+    ),
+    Case(
+        "stop-exit2",
+        "exit 2 with stderr blocks the stop the same way",
+        (Hook("a", exit=2, stderr="not yet"),),
+        Does(runs={"a": ("blocked", "feedback: not yet")}, requests=3, counts={"a": 2},
+             prompts=(HOOK_PROMPT.format(reason="not yet"),)),
+        event="Stop", matcher=None,
+    ),
+    Case(
+        "stop-block-without-reason",
+        "exit 2 without stderr and a block without a reason are failed hooks: Codex stops",
+        (Hook("a", exit=2), Hook("b", stdout=out({"decision": "block"}))),
+        Does(runs={"a": ("failed", "error: Stop hook exited with code 2 but did not write a "
+                         "continuation prompt to stderr"),
+                   "b": ("failed", "error: Stop hook returned decision:block without a "
+                         "non-empty reason")}),
+        event="Stop", matcher=None,
+    ),
+    Case(
+        "stop-continue-false",
+        "continue: false: stopped, with its stopReason",
+        (Hook("a", stdout=out({"continue": False, "stopReason": "wrap up"})),),
+        Does(runs={"a": ("stopped", "stop: wrap up")}),
+        event="Stop", matcher=None,
+    ),
+    Case(
+        "stop-plain-and-specific-invalid",
+        "plain stdout and a hookSpecificOutput are invalid Stop output",
+        (Hook("a", stdout="done?"), Hook("b", stdout=specific("Stop", additionalContext="x"))),
+        Does(runs={"a": ("failed", "error: hook returned invalid stop hook JSON output"),
+                   "b": ("failed", "error: hook returned invalid stop hook JSON output")}),
+        event="Stop", matcher=None,
+    ),
+    Case(
+        "stop-two-blocks",
+        "two blocks: Codex goes on with both reasons, each its own <hook_prompt>, in one "
+        "user message",
+        (Hook("a", stdout=out({"decision": "block", "reason": "first"})),
+         Hook("b", exit=2, stderr="second")),
+        Does(runs={"a": ("blocked", "feedback: first"), "b": ("blocked", "feedback: second")},
+             requests=3, counts={"a": 2, "b": 2},
+             prompts=(HOOK_PROMPT.format(reason="first") + HOOK_PROMPT.format(reason="second")
+                      .replace("stop:0:", "stop:1:"),)),
+        event="Stop", matcher=None,
+    ),
+    # -- SessionStart ------------------------------------------------------------------
+    Case(
+        "session-start-contexts",
+        "additionalContext and plain stdout: developer messages before the prompt",
+        (Hook("a", stdout=specific("SessionStart", additionalContext="json start note")),
+         Hook("b", stdout="plain start note")),
+        Does(runs={"a": ("completed", "context: json start note"),
+                   "b": ("completed", "context: plain start note")},
+             developer=("json start note", "plain start note")),
+        event="SessionStart", matcher="startup",
+    ),
+    Case(
+        "session-start-exit2-not-special",
+        "exit 2 is an ordinary failure on SessionStart",
+        (Hook("a", exit=2, stderr="start failed"),),
+        Does(runs={"a": ("failed", "error: hook exited with code 2")}),
+        event="SessionStart", matcher=None,
+    ),
+    Case(
+        "session-start-continue-false",
+        "continue: false: the turn makes no model request",
+        (Hook("a", stdout=out({"continue": False, "stopReason": "not today"})),),
+        Does(ran=False, requests=0, runs={"a": ("stopped", "stop: not today")}),
+        event="SessionStart", matcher=None,
+    ),
+    Case(
+        "session-start-decision-invalid",
+        "a decision is invalid SessionStart output",
+        (Hook("a", stdout=out({"decision": "block", "reason": "x"})),),
+        Does(runs={"a": ("failed", "error: hook returned invalid session start JSON output")}),
+        event="SessionStart", matcher=None,
+    ),
+    Case(
+        "session-start-matcher-source",
+        "the matcher is the source: startup matches a new thread, resume does not",
+        (W, Hook("a", matcher="resume", stdout="never"), Hook("b", matcher="^start", stdout="hit")),
+        Does(runs={"b": ("completed", "context: hit")}, developer=("hit",), counts={"a": 0}),
+        event="SessionStart", matcher="startup",
+    ),
+    # -- SessionEnd (1 s default timeout, 3 s at most, always waited for) ----------------
+    Case(
+        "session-end-runs",
+        "SessionEnd runs when the thread ends (app-server reports no run of it); its output "
+        "is not read",
+        (Hook("a", stdout=out({"decision": "block", "reason": "x"})), Hook("b", exit=1)),
+        Does(),
+        event="SessionEnd", matcher=None,
+    ),
+    Case(
+        "session-end-default-timeout",
+        "SessionEnd's default timeout is 1 s (a hook of 2 s is killed, one given 3 s is not)",
+        (Hook("a", sleep=2), Hook("b", sleep=2, fields={"timeout": 3})),
+        Does(killed=("a",)),
+        event="SessionEnd", matcher=None,
+    ),
+    Case(
+        "session-end-timeout-capped",
+        "a SessionEnd timeout above 3 s is cut to 3 s (with a warning); async is forced off",
+        (Hook("a", sleep=5, fields={"timeout": 10, "async": True}),),
+        Does(killed=("a",),
+             warnings=("clamping SessionEnd hook timeout to 3s in {codex}/hooks.json",
+                       "running async SessionEnd hook synchronously in {codex}/hooks.json")),
+        event="SessionEnd", matcher=None,
+    ),
+    # -- Interrupt (turn/interrupt while the command runs) ------------------------------
+    Case(
+        "interrupt-system-message",
+        "Interrupt fires on turn/interrupt; only systemMessage is accepted (a warning)",
+        (Hook("a", stdout=out({"systemMessage": "interrupted!"})),),
+        Does(ran=False, requests=1, turn="interrupted", runs={"a": ("completed", "warning: interrupted!")}),
+        event="Interrupt", matcher=None, interrupt=True, tool_command=SLOW,
+    ),
+    Case(
+        "interrupt-other-answers-fail",
+        "plain text, another key and exit 2 are failed Interrupt hooks",
+        (Hook("a", stdout="plain"), Hook("b", stdout=out({"continue": False})), Hook("c", exit=2, stderr="x")),
+        Does(ran=False, requests=1, turn="interrupted", runs={
+            "a": ("failed", "error: Interrupt hook returned non-JSON stdout"),
+            "b": ("failed", "error: hook returned invalid interrupt hook JSON output"),
+            "c": ("failed", "error: hook exited with code 2"),
+        }),
+        event="Interrupt", matcher=None, interrupt=True, tool_command=SLOW,
+    ),
+    Case(
+        "interrupt-default-timeout",
+        "Interrupt's default timeout is 1 s",
+        (Hook("a", sleep=3),),
+        Does(ran=False, requests=1, turn="interrupted", killed=("a",),
+             runs={"a": ("failed", "error: hook timed out after 1s")}),
+        event="Interrupt", matcher=None, interrupt=True, tool_command=SLOW,
+    ),
+    # -- PreModelRequest / PostModelRequest (new in 0.171.0; observe only) ---------------
+    Case(
+        "model-request-observe-only",
+        "PreModelRequest runs before every model request and cannot stop it: a deny, a "
+        "block, continue: false are read and ignored",
+        (Hook("a", stdout=pre("deny", "no model")),
+         Hook("b", stdout=out({"decision": "block", "reason": "no"})),
+         Hook("c", stdout=out({"continue": False, "stopReason": "stop"}))),
+        Does(counts={"a": 2, "b": 2, "c": 2}),
+        event="PreModelRequest", matcher=None,
+    ),
+    Case(
+        "model-request-exit-codes",
+        "PreModelRequest exit 2 or 1: failed, stderr is the error; without stderr no entry",
+        (Hook("a", exit=2, stderr=" model says \n"), Hook("b", exit=1, stderr="quiet"),
+         Hook("c", exit=1)),
+        Does(runs={"a": ("failed", "error: model says"), "b": ("failed", "error: quiet"),
+                   "c": ("failed",)}, counts={"a": 2, "b": 2, "c": 2}),
+        event="PreModelRequest", matcher=None,
+    ),
+    Case(
+        "post-model-request",
+        "PostModelRequest runs after every model response, with the token usage; its "
+        "output is not read (a systemMessage is not shown)",
+        (Hook("a", stdout=out({"systemMessage": "after model"})),
+         Hook("b", stdout=out({"decision": "block", "reason": "x"})), Hook("c", stdout="{")),
+        Does(counts={"a": 2, "b": 2, "c": 2}),
+        event="PostModelRequest", matcher=None,
+    ),
+]

@@ -1,0 +1,653 @@
+"""Codex CLI 0.171.0 itself against hookd: each case of ``cases.py`` runs in the real
+agent (in a loopback-only network namespace, the model scripted by a fake Responses API,
+driven as ``codex app-server`` or ``codex exec``), is held to what Codex was seen to do
+(``Does``), and then runs through hookd with the payload the agent gave its hooks: what
+the agent did must be what hookd's result says, each hook must get the same stdin bytes,
+arguments, variables and working directory, run as often, and hooks that overlapped in
+time in the agent overlap under hookd.
+
+Every handler a case declares is trusted the way a person trusts it in Codex's
+``/hooks`` review (its ``trusted_hash`` in the user's config.toml, computed here by
+Codex's recipe and checked against the hash ``hooks/list`` reports), so Codex runs the
+hooks as it runs them for a user, with no ``--dangerously-bypass-hook-trust``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import sys
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+import trio
+
+from agents.codex.cases import CASES, NO_MATCHER, Case, Hook
+from agents.harness.ahead import Ahead, jobs, selected_cases, trio_side
+from hookd.daemon.app import serve
+from hookd.daemon.settings import Settings
+from hookd_testing import RpcClient
+from hookd_testing.cases import case_params
+
+HARNESS = Path(__file__).parents[1] / "harness"
+PORT = 18080
+"""The fake model's port: free in every case, each agent run has its own network namespace."""
+MODEL = "gpt-5.5"
+"""A model of Codex's own catalog: it is offered ``exec_command`` and ``apply_patch``."""
+ENV_SEEN = "^(CODEX_|CLAUDE_|PLUGIN_|CASE_)"
+"""The variables a hook writes down (Codex adds none of its own but a plugin's)."""
+SNAKE = {
+    "PreToolUse": "pre_tool_use", "PermissionRequest": "permission_request",
+    "PostToolUse": "post_tool_use", "PreCompact": "pre_compact", "PostCompact": "post_compact",
+    "SessionStart": "session_start", "SessionEnd": "session_end",
+    "UserPromptSubmit": "user_prompt_submit", "SubagentStart": "subagent_start",
+    "SubagentStop": "subagent_stop", "Stop": "stop", "PreModelRequest": "pre_model_request",
+    "PostModelRequest": "post_model_request", "Interrupt": "interrupt",
+}  # fmt: skip
+"""Codex's label of each event in hook trust keys and hashes."""
+NO_MATCHER_EVENTS = ("UserPromptSubmit", "Stop", "PreModelRequest", "PostModelRequest",
+                     "Interrupt")  # fmt: skip
+"""Events whose matcher Codex drops (the group always runs)."""
+CONTEXT_EVENTS = ("PreToolUse", "PostToolUse", "SessionStart", "UserPromptSubmit",
+                  "SubagentStart")  # fmt: skip
+"""Events that may answer ``additionalContext`` (``additionalContextLimit`` counts there)."""
+SHORT_TIMEOUT_EVENTS = ("SessionEnd", "Interrupt")
+"""Events whose hooks default to a 1 s timeout, capped at 3 s."""
+EVERY_SESSION = ("`--dangerously-bypass-hook-trust` is enabled",)
+"""Warnings Codex shows in sessions the cases do not look at."""
+BASE_CONFIG = """model = "{model}"
+model_provider = "fake"
+approval_policy = "never"
+sandbox_mode = "danger-full-access"
+check_for_update_on_startup = false
+{config}
+[model_providers.fake]
+name = "fake"
+base_url = "http://127.0.0.1:{port}/v1"
+wire_api = "responses"
+env_key = "FAKE_KEY"
+request_max_retries = 0
+stream_max_retries = 0
+
+[analytics]
+enabled = false
+
+[feedback]
+enabled = false
+"""
+"""The user's config.toml: the fake model, no approvals, no sandbox, no update check and
+no analytics (the namespace has no network anyway)."""
+
+
+# -- the case's files ------------------------------------------------------------------
+
+
+def _script(hook: Hook) -> str:
+    """The hook: it records what it was given (stdin, arguments, the variables of
+    ``ENV_SEEN``, its working directory) under a run number taken with an atomic
+    ``mkdir`` (copies of one script may run at once), logs when it starts and ends, then
+    answers as the case says (only on its first run unless ``every_run``)."""
+    out = f'"$HOOK_OUT/{hook.name}'
+    lines = [
+        "#!/bin/sh",
+        f'n=0; until mkdir {out}.run.$n" 2>/dev/null; do n=$((n+1)); done',
+        f'echo "start {hook.name}" >> "$HOOK_OUT/order.log"',
+        f'cat > {out}.stdin.$n"',
+        f'printf "%s\\n" "$@" > {out}.args.$n"',
+        f"env | grep -E '{ENV_SEEN}' | sort > {out}.env.$n\"",
+        f'pwd > {out}.cwd.$n"',
+    ]
+    if hook.child:
+        lines.append(f"sh -c {_sh(hook.child)} </dev/null >/dev/null 2>&1 &")
+        lines.append(f'echo $! > {out}.child.$n"')
+    if not hook.every_run:
+        lines.append(f'[ "$n" -gt 0 ] && {{ echo "end {hook.name}" >> "$HOOK_OUT/order.log"; exit 0; }}')
+    if hook.sleep:
+        lines.append(f"sleep {hook.sleep}")
+    lines += [
+        f'echo "end {hook.name}" >> "$HOOK_OUT/order.log"',
+        f"printf '%s' {_sh(hook.stdout)}",
+        f"printf '%s' {_sh(hook.stderr)} >&2",
+        f': > {out}.done.$n"',
+        f"exit {hook.exit}",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _sh(text: str) -> str:
+    return "'" + text.replace("'", "'\\''") + "'"
+
+
+def _places(root: Path, case: Case) -> dict[str, Path]:
+    names = ("home", "ws", "hooks", "agent", "hookd", "run", "tmp", "market")
+    places = {n: root / n for n in names}
+    for path in places.values():
+        path.mkdir(parents=True)
+    places["codex"] = Path(_fill(case.codex_home, places)) if case.codex_home else (
+        places["home"] / ".codex")  # fmt: skip
+    places["codex"].mkdir(parents=True, exist_ok=True)
+    places["cwd"] = Path(_fill(case.cwd, places))
+    places["cwd"].mkdir(parents=True, exist_ok=True)
+    return places
+
+
+def _fill(value: Any, places: dict[str, Path]) -> Any:
+    """``value`` with ``{home}``, ``{codex}``, ``{ws}`` and ``{hooks}`` filled in, in
+    every string."""
+    if isinstance(value, str):
+        for name in ("home", "codex", "ws", "hooks", "market", "agent"):
+            if name in places:
+                value = value.replace("{" + name + "}", str(places[name]))
+        return value
+    if isinstance(value, dict):
+        return {k: _fill(v, places) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_fill(v, places) for v in value]
+    return value
+
+
+def _layer_file(layer: str, places: dict[str, Path]) -> Path:
+    return {
+        "user": places["codex"] / "hooks.json",
+        "user-toml": places["codex"] / "config.toml",
+        "project": places["ws"] / ".codex" / "hooks.json",
+        "project-toml": places["ws"] / ".codex" / "config.toml",
+        "plugin": places["market"] / "plugins" / "guard" / "hooks" / "hooks.json",
+    }[layer]
+
+
+def _handler(case: Case, hook: Hook, places: dict[str, Path]) -> dict[str, Any]:
+    script = places["hooks"] / f"{hook.name}.sh"
+    command = hook.command.replace("{script}", str(script))
+    handler: dict[str, Any] = {"type": "command", "command": _fill(command, places)}
+    handler.update(_fill(hook.fields, places))
+    if handler["type"] != "command":
+        del handler["command"]
+    return handler
+
+
+def _matcher(case: Case, hook: Hook) -> str | None:
+    matcher = hook.matcher if hook.matcher is not None else case.matcher
+    return None if matcher == NO_MATCHER else matcher
+
+
+def _declared(case: Case, places: dict[str, Path]) -> dict[str, dict[str, list[dict[str, Any]]]]:
+    """Each layer's hooks: event -> matcher groups, one group per hook, in case order."""
+    layers: dict[str, dict[str, list[dict[str, Any]]]] = {}
+    for hook in case.hooks:
+        script = places["hooks"] / f"{hook.name}.sh"
+        script.write_text(_fill(_script(hook), places))
+        script.chmod(0o755)
+        group: dict[str, Any] = {"hooks": [_handler(case, hook, places)]}
+        matcher = _matcher(case, hook)
+        if matcher is not None:
+            group = {"matcher": matcher, **group}
+        for layer in hook.layers:
+            layers.setdefault(layer, {}).setdefault(hook.event or case.event, []).append(group)
+    return layers
+
+
+def trust_hash(event: str, matcher: str | None, handler: dict[str, Any]) -> str:
+    """Codex's hash of a command handler (what ``[hooks.state."<key>"] trusted_hash``
+    holds): sha256 of the compact, key-sorted JSON of the event's label, the group's
+    matcher (none on events that ignore it) and the handler as Codex normalised it (the
+    effective timeout, ``async``, ``statusMessage`` and a non-default
+    ``additionalContextLimit``). The script's contents are not part of it."""
+    timeout = handler.get("timeout")
+    if event in SHORT_TIMEOUT_EVENTS:
+        timeout = min(3, max(1, 1 if timeout is None else timeout))
+    else:
+        timeout = max(1, 600 if timeout is None else timeout)
+    normal: dict[str, Any] = {"type": "command", "command": handler["command"],
+                              "timeout": timeout, "async": bool(handler.get("async", False))}  # fmt: skip
+    if handler.get("statusMessage") is not None:
+        normal["statusMessage"] = handler["statusMessage"]
+    limit = handler.get("additionalContextLimit")
+    if limit is not None and limit != 2500 and event in CONTEXT_EVENTS:
+        normal["additionalContextLimit"] = limit
+    identity: dict[str, Any] = {"event_name": SNAKE[event], "hooks": [normal]}
+    if matcher is not None and event not in NO_MATCHER_EVENTS:
+        identity["matcher"] = matcher
+    text = json.dumps(identity, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return "sha256:" + hashlib.sha256(text.encode()).hexdigest()
+
+
+def _trust_state(case: Case, places: dict[str, Path],
+                 layers: dict[str, dict[str, list[dict[str, Any]]]]) -> dict[str, dict[str, Any]]:  # fmt: skip
+    """The ``[hooks.state]`` of every command handler of the user's and the project's
+    files: trusted, unless its hook says otherwise."""
+    by_command = {_handler(case, hook, places).get("command"): hook for hook in case.hooks}
+    state: dict[str, dict[str, Any]] = {}
+    for layer, events in layers.items():
+        if layer == "plugin":
+            continue  # a plugin's hooks are trusted by the hash Codex lists (see the driver)
+        path = _layer_file(layer, places)
+        for event, groups in events.items():
+            for g, group in enumerate(groups):
+                for h, handler in enumerate(group["hooks"]):
+                    if handler.get("type") != "command" or not handler.get("command", "").strip():
+                        continue
+                    hook = by_command.get(handler["command"])
+                    entry: dict[str, Any] = {}
+                    if hook is None or hook.trusted:
+                        entry["trusted_hash"] = trust_hash(event, group.get("matcher"), handler)
+                    if hook is not None:
+                        entry.update(hook.state)
+                    if entry:
+                        state[f"{path}:{SNAKE.get(event, event)}:{g}:{h}"] = entry
+    return state
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return str(value)
+    if isinstance(value, str):
+        return json.dumps(value)
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{json.dumps(k)} = {_toml_value(v)}" for k, v in value.items()) + " }"
+    return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+
+
+def _toml_hooks(events: dict[str, list[dict[str, Any]]]) -> str:
+    """A ``[hooks]`` table (arrays of tables) holding ``events``."""
+    lines = []
+    for event, groups in events.items():
+        for group in groups:
+            lines.append(f"\n[[hooks.{event}]]")
+            if "matcher" in group:
+                lines.append(f"matcher = {_toml_value(group['matcher'])}")
+            for handler in group["hooks"]:
+                lines.append(f"[[hooks.{event}.hooks]]")
+                lines += [f"{key} = {_toml_value(value)}" for key, value in handler.items()]
+    return "\n".join(lines) + "\n"
+
+
+def _setup(case: Case, root: Path) -> dict[str, Path]:
+    places = _places(root, case)
+    layers = _declared(case, places)
+    for layer, events in layers.items():
+        if layer.endswith("-toml"):
+            continue
+        path = _layer_file(layer, places)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps({"hooks": events}, indent=2))
+    state = _trust_state(case, places, layers)
+    config = BASE_CONFIG.format(model=MODEL, port=PORT, config=_fill(case.config, places))
+    if case.trust_project:
+        config += f'\n[projects.{json.dumps(str(places["ws"]))}]\ntrust_level = "trusted"\n'
+    config += _fill(case.tables, places)
+    if "user-toml" in layers:
+        config += _toml_hooks(layers["user-toml"])
+    for key, entry in state.items():
+        config += f"\n[hooks.state.{json.dumps(key)}]\n"
+        config += "".join(f"{k} = {_toml_value(v)}\n" for k, v in entry.items())
+    (places["codex"] / "config.toml").write_text(config)
+    if "project-toml" in layers:
+        path = _layer_file("project-toml", places)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(_toml_hooks(layers["project-toml"]))
+    for where, text in case.files.items():
+        path = Path(_fill(where, places))
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(_fill(text, places))
+    return places
+
+
+# -- the agent's side ------------------------------------------------------------------
+
+
+def _turns(case: Case, places: dict[str, Path]) -> dict[str, Any]:
+    turns = case.turns or (
+        {"tool": "exec_command", "args": {"cmd": case.tool_command}},
+        {"text": "done."},
+    )
+    return {case.id: _fill(list(turns), places)}
+
+
+def agent_env(case: Case, places: dict[str, Path]) -> dict[str, str]:
+    """What the case adds to the agent's environment (hookd's fire gets it too)."""
+    env = {"HOOK_OUT": str(places["agent"]), **_fill(case.env, places)}
+    if case.codex_home:
+        env["CODEX_HOME"] = str(places["codex"])
+    return env
+
+
+async def run_agent(
+    case: Case, places: dict[str, Path], codex: str, env: dict[str, str] | None = None
+) -> dict[str, Any]:
+    """Run the agent on the case in its own loopback-only network namespace; what it did."""
+    from agents.harness.netns import netns_argv
+
+    run = {
+        "codex": codex, "mode": case.mode, "home": str(places["home"]),
+        "project": str(places["cwd"]), "tmp": str(places["tmp"]), "port": PORT,
+        "prompts": [f"case:{case.id} {prompt}" for prompt in case.prompts],
+        "turns": _turns(case, places), "env": {**agent_env(case, places), **(env or {})},
+        "thread": _fill(case.thread, places), "answers": case.answers,
+        "interrupt": case.interrupt, "compact": case.compact,
+        "args": list(_fill(case.exec_args, places)) if case.mode == "exec" else [],
+        "timeout": 90,
+    }  # fmt: skip
+    (places["run"] / "run.json").write_text(json.dumps(run))
+    argv = netns_argv([sys.executable, str(HARNESS / "drive_codex.py"), str(places["run"])])
+    driven = await trio.run_process(argv, capture_stdout=True, capture_stderr=True, check=False)
+    if driven.returncode != 0:
+        pytest.fail("the Codex driver failed (in the loopback-only namespace): "
+                    + driven.stderr.decode(errors="replace")[-3000:], pytrace=False)  # fmt: skip
+    return observe(case, places)
+
+
+def _jsonl(path: Path) -> list[dict[str, Any]]:
+    if not path.exists():
+        return []
+    found = []
+    for line in path.read_text(errors="replace").splitlines():
+        try:
+            found.append(json.loads(line))
+        except ValueError:
+            continue
+    return found
+
+
+def observe(case: Case, places: dict[str, Path]) -> dict[str, Any]:
+    """What the agent did, from the app-server's messages, the model's requests, the
+    marker files and the hooks' own records."""
+    messages = _jsonl(places["run"] / "appserver.jsonl")
+    listed = next((m["result"]["data"] for m in messages
+                   if isinstance(m.get("result"), dict) and "data" in m["result"]
+                   and m["result"]["data"] and "hooks" in m["result"]["data"][0]), [])  # fmt: skip
+    hooks = [hook for entry in listed for hook in entry["hooks"]]
+    requests = [r for r in _jsonl(places["run"] / "requests.jsonl")
+                if f"case:{case.id}" in json.dumps(r.get("input", []))]  # fmt: skip
+    completed = [m["params"]["run"] for m in messages if m.get("method") == "hook/completed"]
+    return {
+        "ran": (places["ws"] / "ran").exists(),
+        "rewritten": (places["ws"] / "rewritten").exists(),
+        "listed": hooks,
+        "warnings": [w for entry in listed for w in entry["warnings"]],
+        "errors": [e for entry in listed for e in entry.get("errors", [])],
+        "runs": [_named(run, hooks) for run in completed],
+        "requests": requests,
+        "shown": [m["params"]["message"] for m in messages if m.get("method") == "warning"],
+        "asked": [m for m in messages if "id" in m and str(m.get("method", "")).endswith(
+            "requestApproval")],  # fmt: skip
+        "turns": [m["params"]["turn"] for m in messages if m.get("method") == "turn/completed"],
+        "observation": json.loads((places["run"] / "observation.json").read_text()),
+        "messages": messages,
+    }
+
+
+def _named(run: dict[str, Any], listed: list[dict[str, Any]]) -> dict[str, Any]:
+    """A ``hook/completed`` run with the name of the case's hook it ran (from the command
+    ``hooks/list`` shows for its event and place in the order)."""
+    command = next((h["command"] for h in listed if h["displayOrder"] == run["displayOrder"]
+                    and h["eventName"] == run["eventName"]), "")  # fmt: skip
+    found = re.search(r"/hooks/([\w-]+)\.sh", command or "")
+    return {**run, "hook": found.group(1) if found else command}
+
+
+def hook_messages(requests: list[dict[str, Any]]) -> list[str]:
+    """The developer messages of the last request after Codex's own (those before the
+    ``<environment_context>`` message): what hooks added, in order."""
+    if not requests:
+        return []
+    seen_context, found = False, []
+    for item in requests[-1].get("input", []):
+        if item.get("type") != "message":
+            continue
+        text = "".join(part.get("text", "") for part in item.get("content", []))
+        if item.get("role") == "user" and text.startswith("<environment_context>"):
+            seen_context = True
+        elif seen_context and item.get("role") == "developer":
+            found.append(text)
+    return found
+
+
+def tool_outputs(requests: list[dict[str, Any]]) -> list[str]:
+    """Each tool output the model was sent (in the last request: the whole conversation)."""
+    if not requests:
+        return []
+    return [item.get("output", "") for item in requests[-1].get("input", [])
+            if item.get("type") in ("function_call_output", "custom_tool_call_output")]  # fmt: skip
+
+
+def later_prompts(requests: list[dict[str, Any]]) -> list[str]:
+    """The user messages after the case's first prompt (a Stop block's ``<hook_prompt>``)."""
+    if not requests:
+        return []
+    texts = ["".join(part.get("text", "") for part in item.get("content", []))
+             for item in requests[-1].get("input", [])
+             if item.get("type") == "message" and item.get("role") == "user"]  # fmt: skip
+    firsts = [i for i, text in enumerate(texts) if text.startswith("case:")]
+    return texts[firsts[0] + 1:] if firsts else []
+
+
+def _alive_children(folder: Path) -> list[str]:
+    """The background children hooks left (``<hook>.child.<n>``: their pids) that still
+    run: a timeout must have killed the hook's whole process group."""
+    alive = []
+    for path in folder.glob("*.child.*"):
+        stat = Path(f"/proc/{path.read_text().strip()}/stat")
+        try:
+            state = stat.read_text().rsplit(")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            continue
+        if state != "Z":
+            alive.append(path.name)
+    return sorted(alive)
+
+
+def hook_runs(folder: Path) -> dict[str, int]:
+    """How often each hook ran (its ``<hook>.stdin.<n>`` records)."""
+    counts: dict[str, int] = {}
+    for path in folder.glob("*.stdin.*"):
+        name = path.name.partition(".stdin.")[0]
+        counts[name] = counts.get(name, 0) + 1
+    return counts
+
+
+def assert_does(case: Case, places: dict[str, Path], agent: dict[str, Any]) -> None:
+    """The agent did what ``case.does`` says Codex 0.171.0 does."""
+    does = case.does
+    problems: list[str] = []
+
+    def check(what: str, seen: Any, expected: Any) -> None:
+        if seen != expected:
+            problems.append(f"{what}: Codex did {seen!r}, the case says {expected!r}")
+
+    check("tool ran", agent["ran"], does.ran)
+    check("rewritten ran", agent["rewritten"], does.rewritten)
+    check("model requests", len(agent["requests"]), does.requests)
+    check("developer messages", hook_messages(agent["requests"]), _fill(list(does.developer), places))
+    check("later prompts", later_prompts(agent["requests"]), _fill(list(does.prompts), places))
+    if does.output is not None:
+        outputs = tool_outputs(agent["requests"])
+        check("tool output", outputs[0] if outputs else None, _fill(does.output, places))
+    counts = {hook.name: does.counts.get(hook.name, 1) for hook in case.hooks}
+    counts.update(does.counts)
+    seen_counts = hook_runs(places["agent"])
+    check("hook runs", {name: seen_counts.get(name, 0) for name in counts}, counts)
+    finished = {path.name.partition(".done.")[0] for path in places["agent"].glob("*.done.0")}
+    check("hooks killed at their timeout", sorted(set(seen_counts) - finished), sorted(does.killed))
+    check("children left running", _alive_children(places["agent"]), [])
+    if case.mode == "app-server":
+        check("discovery warnings", agent["warnings"], _fill(list(does.warnings), places))
+        check("turn", agent["turns"][-1]["status"] if agent["turns"] else None, does.turn)
+        check("asked for approval", bool(agent["asked"]), does.asked)
+        shown = [text for text in agent["shown"]
+                 if not text.startswith(EVERY_SESSION) and text not in agent["warnings"]]  # fmt: skip
+        check("warnings shown", shown, _fill(list(does.shown), places))
+        firsts: dict[str, dict[str, Any]] = {}
+        for run in agent["runs"]:
+            firsts.setdefault(run["hook"], run)
+        for name, run in firsts.items():
+            expected = _fill(list(does.runs.get(name, ("completed",))), places)
+            seen = [run["status"], *(f"{e['kind']}: {e['text']}" for e in run["entries"])]
+            check(f"hook {name}", seen, expected)
+        for hook in agent["listed"]:
+            hook_name = re.search(r"/hooks/([\w-]+)\.sh", hook["command"] or "")
+            name = hook_name.group(1) if hook_name else hook["command"]
+            declared = next((h for h in case.hooks if h.name == name), None)
+            wanted = "trusted" if declared is None or declared.trusted else hook["trustStatus"]
+            if declared is not None and declared.state.get("trusted_hash"):
+                wanted = "modified"
+            check(f"trust of {name}", hook["trustStatus"], wanted)
+    assert problems == [], "\n".join(problems)
+
+
+# -- hookd's side ----------------------------------------------------------------------
+
+
+def _first_stdin(case: Case, folder: Path) -> bytes | None:
+    """The payload one of the case's hooks on its event was given first."""
+    for hook in case.hooks:
+        if (hook.event or case.event) == case.event:
+            path = folder / f"{hook.name}.stdin.0"
+            if path.exists():
+                return path.read_bytes()
+    return None
+
+
+async def fire_hookd(case: Case, places: dict[str, Path], settings: Settings) -> dict[str, Any]:
+    raw = _first_stdin(case, places["agent"])
+    assert raw is not None, "no hook of the case's event ran in the agent: no payload for hookd"
+    env = {"PATH": os.environ["PATH"], "HOME": str(places["home"]), "LANG": "C.UTF-8",
+           "SHELL": "/bin/sh", "TMPDIR": str(places["tmp"]), "FAKE_KEY": "dummy",
+           **agent_env(case, places), "HOOK_OUT": str(places["hookd"])}  # fmt: skip
+    async with trio.open_nursery() as nursery:
+        await nursery.start(serve, replace(settings, home=str(places["home"])))
+        rpc = await RpcClient.connect(settings.socket_path)
+        try:
+            result: dict[str, Any] = await rpc.fire(
+                "codex", case.event, [str(places["ws"])], json.loads(raw), env=env
+            )
+        finally:
+            await rpc.call("shutdown")
+            await rpc.aclose()
+    return result
+
+
+def _records(folder: Path, hooks: set[str]) -> dict[str, bytes]:
+    """Each run 0's records (stdin, args, env, cwd) of ``hooks``, by file name."""
+    return {path.name: path.read_bytes() for path in sorted(folder.iterdir())
+            if path.name.partition(".")[0] in hooks
+            and re.search(r"\.(stdin|args|env|cwd)\.0$", path.name)}  # fmt: skip
+
+
+def _most_at_once(log: Path) -> int:
+    """The most hooks that were running at the same time (from their start/end lines)."""
+    running = most = 0
+    for line in log.read_text().splitlines() if log.exists() else []:
+        running += 1 if line.startswith("start ") else -1
+        most = max(most, running)
+    return most
+
+
+ACTION_BLOCK_EVENTS = ("PreToolUse", "PermissionRequest", "PostToolUse")
+
+
+def compare(case: Case, places: dict[str, Path], agent: dict[str, Any],
+            hookd: dict[str, Any]) -> list[str]:  # fmt: skip
+    """Where hookd's result disagrees with what the agent did (empty: they agree)."""
+    problems: list[str] = []
+
+    def check(what: str, agent_did: Any, hookd_says: Any) -> None:
+        if agent_did != hookd_says:
+            problems.append(f"{what}: the agent {agent_did!r}, hookd {hookd_says!r}")
+
+    event = case.event
+    runs = [run for run in agent["runs"] if run["eventName"] == _camel(event)]
+    firsts: dict[str, dict[str, Any]] = {}
+    for run in runs:
+        firsts.setdefault(run["id"].rsplit(":", 1)[0] if event in _TOOL_EVENTS else run["id"], run)
+    ordered = sorted(firsts.values(), key=lambda run: run["displayOrder"])
+    statuses = [run["status"] for run in ordered]
+    blocked = "blocked" in statuses
+    if case.mode == "app-server":
+        check("blocked", blocked, hookd["blocked"])
+        reasons = [_entry(run, "feedback") for run in ordered if run["status"] == "blocked"]
+        if event in ("PreToolUse", "PermissionRequest", "UserPromptSubmit", "Stop"):
+            check("reason", reasons[0] if reasons else None, hookd["reason"])
+        errors = [_entry(run, "error") if run["status"] == "failed" else None for run in ordered]
+        check("each hook's error", errors, [hook["error"] for hook in hookd["hooks"]])
+        warnings = [e["text"] for run in ordered for e in run["entries"] if e["kind"] == "warning"]
+        check("systemMessage", "\n".join(warnings) or None, hookd["systemMessage"])
+        stopped = [run for run in ordered if run["status"] == "stopped"]
+        check("continue", not stopped, hookd["continue"])
+        if stopped:
+            check("stopReason", _entry(stopped[0], "stop"), hookd["stopReason"])
+        contexts = [e["text"] for run in ordered for e in run["entries"] if e["kind"] == "context"]
+        check("context", "\n\n".join(contexts) or None, hookd["context"])
+    if event in ("PreToolUse", "PermissionRequest"):
+        check("tool ran", agent["ran"] or agent["rewritten"], hookd["action"] != "block")
+        check("rewritten", agent["rewritten"], hookd["updatedInput"] is not None)
+    if event in ACTION_BLOCK_EVENTS and blocked:
+        check("action", "block", hookd["action"])
+    hookd_ran = hook_runs(places["hookd"])
+    agent_ran = {name: 1 for name in hook_runs(places["agent"])
+                 if any(h.name == name and (h.event or event) == event for h in case.hooks)}  # fmt: skip
+    check("hooks that ran", agent_ran, hookd_ran)
+    names = set(agent_ran)
+    agent_records, hookd_records = _records(places["agent"], names), _records(places["hookd"], names)
+    for name in sorted(set(agent_records) | set(hookd_records)):
+        mine = agent_records.get(name, b"").replace(str(places["agent"]).encode(), b"OUT")
+        theirs = hookd_records.get(name, b"").replace(str(places["hookd"]).encode(), b"OUT")
+        if mine != theirs:
+            problems.append(f"{name}: the agent gave {mine!r}, hookd {theirs!r}")
+    if case.hooks and all(hook.sleep for hook in case.hooks if hook.name in names):
+        check("most hooks at once", _most_at_once(places["agent"] / "order.log"),
+              _most_at_once(places["hookd"] / "order.log"))  # fmt: skip
+    return problems
+
+
+_TOOL_EVENTS = ("PreToolUse", "PermissionRequest", "PostToolUse")
+
+
+def _camel(event: str) -> str:
+    return event[0].lower() + event[1:]
+
+
+def _entry(run: dict[str, Any], kind: str) -> str | None:
+    return next((e["text"] for e in run["entries"] if e["kind"] == kind), None)
+
+
+# -- the tests -------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def ahead(
+    request: pytest.FixtureRequest,
+    codex_bin: str,
+    netns: None,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[Ahead]:
+    """The selected cases' agent runs, started ahead of their tests (``harness/ahead.py``)."""
+    cases = selected_cases(request, "test_codex_agent_and_hookd_agree")
+    base = tmp_path_factory.mktemp("cases")
+    runs = Ahead(trio_side(_agent_side, codex_bin), cases, lambda c: base / c.id, jobs())
+    yield runs
+    runs.close()
+
+
+async def _agent_side(codex: str, case: Case, root: Path) -> dict[str, Any]:
+    places = _setup(case, root)
+    return {"places": places, "agent": await run_agent(case, places, codex)}
+
+
+@pytest.mark.parametrize("case", case_params(CASES))
+async def test_codex_agent_and_hookd_agree(case: Case, ahead: Ahead, settings: Settings) -> None:
+    _root, running = ahead.take(case)
+    side = await trio.to_thread.run_sync(running.result)
+    places, agent = side["places"], side["agent"]
+    assert_does(case, places, agent)
+    if os.environ.get("CODEX_AGENT_ONLY"):  # DEV ONLY, removed before the end
+        return
+    hookd = await fire_hookd(case, places, settings)
+    assert compare(case, places, agent, hookd) == []
