@@ -79,6 +79,8 @@ class Does:
     """The last turn's status."""
     warnings: tuple[str, ...] = ()
     """Every discovery warning of ``hooks/list``."""
+    config_has: tuple[str, ...] = ()
+    """Texts the user's config.toml holds after the run (what Codex wrote there)."""
     killed: tuple[str, ...] = ()
     """Hooks killed at their timeout (they never finished)."""
     asked: bool = False
@@ -130,7 +132,10 @@ class Case:
     trust_project: bool = True
     """The user's config.toml trusts the project (``[projects."<ws>"]``)."""
     files: dict[str, str] = field(default_factory=dict)
-    """More files: path and text, placeholders filled in."""
+    """More files: path and text, placeholders filled in (written last: a file of the
+    hooks' may be replaced whole)."""
+    top: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """More top-level keys of a layer's hooks.json (``{"user": {"version": 1}}``)."""
     cwd: str = "{ws}"
     """Where the session runs (a sub-folder of the project, say)."""
     env: dict[str, str] = field(default_factory=dict)
@@ -191,6 +196,10 @@ SLOW = "touch {ws}/started; sleep 30; touch {ws}/ran"
 """A command that runs long enough for the turn to be interrupted (it never finishes)."""
 HOOK_PROMPT = '<hook_prompt hook_run_id="stop:0:{{codex}}/hooks.json">{reason}</hook_prompt>'
 """What the model is sent after a Stop hook (the first configured) blocked."""
+PATCH = {"custom": "apply_patch",
+         "input": "*** Begin Patch\n*** Add File: ran\n+made by the patch\n*** End Patch\n"}
+"""The model edits with apply_patch (a freeform tool): it adds the marker file ``ran``."""
+REWRITTEN_PATCH = "*** Begin Patch\n*** Add File: rewritten\n+rewritten\n*** End Patch\n"
 ESCALATED = (
     {"tool": "exec_command", "args": {"cmd": "touch {ws}/ran", "sandbox_permissions":
                                       "require_escalated", "justification": "to mark"}},
@@ -875,5 +884,283 @@ CASES: list[Case] = [
          Hook("b", stdout=out({"decision": "block", "reason": "x"})), Hook("c", stdout="{")),
         Does(counts={"a": 2, "b": 2, "c": 2}),
         event="PostModelRequest", matcher=None,
+    ),
+    # -- where hooks are read, in which order ----------------------------------------
+    Case(
+        "sources-json-and-toml",
+        "a layer's hooks.json and its config.toml [hooks] both load (a warning says so), "
+        "the JSON file first",
+        (Hook("a", stdout=pre(additionalContext="from json")),
+         Hook("b", stdout=pre(additionalContext="from toml"), layers=("user-toml",))),
+        Does(runs={"a": ("completed", "context: from json"), "b": ("completed", "context: from toml")},
+             developer=("from json", "from toml"),
+             warnings=("loading hooks from both {codex}/hooks.json and {codex}/config.toml; "
+                       "prefer a single representation for this layer",)),
+    ),
+    Case(
+        "sources-project-after-user",
+        "a trusted project's .codex/ hooks (hooks.json, then config.toml) run after the user's",
+        (Hook("c", stdout=pre(additionalContext="project toml"), layers=("project-toml",)),
+         Hook("b", stdout=pre(additionalContext="project json"), layers=("project",)),
+         Hook("a", stdout=pre(additionalContext="user json"))),
+        Does(runs={"a": ("completed", "context: user json"), "b": ("completed", "context: project json"),
+                   "c": ("completed", "context: project toml")},
+             developer=("user json", "project json", "project toml"),
+             warnings=("loading hooks from both {ws}/.codex/hooks.json and {ws}/.codex/config.toml; "
+                       "prefer a single representation for this layer",)),
+    ),
+    Case(
+        "sources-same-handler-twice",
+        "the same handler in the user's and the project's files runs twice",
+        (Hook("a", stdout=pre(additionalContext="twice"), layers=("user", "project"),
+              every_run=True),),
+        Does(developer=("twice", "twice"), counts={"a": 2},
+             runs={"a": ("completed", "context: twice")}),
+    ),
+    Case(
+        "sources-first-reason-by-file-order",
+        "blocks from two files: the user file's reason, first in the order, is the one shown",
+        (Hook("b", exit=2, stderr="project says no", layers=("project",)),
+         Hook("a", exit=2, stderr="user says no", sleep=0.5)),
+        Does(ran=False, runs={"a": ("blocked", "feedback: user says no"),
+                              "b": ("blocked", "feedback: project says no")},
+             output=blocked("user says no")),
+    ),
+    Case(
+        "sources-untrusted-project-exec",
+        "codex exec: a project that is not trusted has its .codex/ hooks left out, silently",
+        (Hook("a", stdout=pre(additionalContext="user")), Hook("b", exit=2, stderr="never",
+                                                                layers=("project",))),
+        Does(developer=("user",), counts={"b": 0}),
+        mode="exec", trust_project=False,
+    ),
+    Case(
+        "sources-app-server-trusts-its-folder",
+        "app-server: thread/start marks the thread's folder trusted in the user's "
+        "config.toml itself, so an untrusted project's .codex/ hooks run",
+        (W, Hook("b", exit=2, stderr="project says no", layers=("project",))),
+        Does(ran=False, runs={"b": ("blocked", "feedback: project says no")},
+             output=blocked("project says no"),
+             config_has=('[projects."{ws}"]\ntrust_level = "trusted"',)),
+        trust_project=False,
+    ),
+    Case(
+        "sources-git-root",
+        "a session in a sub-folder of a git repository: the repository's .codex/ hooks run, "
+        "in the session's folder",
+        (Hook("a", stdout=pre(additionalContext="repo hook"), layers=("project",)),),
+        Does(runs={"a": ("completed", "context: repo hook")}, developer=("repo hook",)),
+        cwd="{ws}/sub", files={"{ws}/.git/HEAD": "ref: refs/heads/main\n"},
+    ),
+    Case(
+        "sources-no-git-parent-not-read",
+        "a session in a sub-folder without a repository: the parent's .codex/ is not read",
+        (W, Hook("b", exit=2, stderr="never", layers=("project",))),
+        Does(counts={"b": 0}),
+        cwd="{ws}/sub",
+    ),
+    Case(
+        "sources-codex-home",
+        "CODEX_HOME moves the user's folder: its hooks run, ~/.codex's do not",
+        (Hook("a", stdout=pre(additionalContext="moved home")), Hook("x", layers=())),
+        Does(runs={"a": ("completed", "context: moved home")}, developer=("moved home",),
+             counts={"x": 0}),
+        codex_home="{home}/elsewhere",
+        files={"{home}/.codex/hooks.json": out({"hooks": {"PreToolUse": [
+            {"hooks": [{"type": "command", "command": "{hooks}/x.sh"}]}]}})},
+    ),
+    # -- files Codex reads only in part -------------------------------------------------
+    Case(
+        "file-unknown-top-level-key",
+        "an unknown top-level key: the whole file is skipped with a warning; other files run",
+        (Hook("a", exit=2, stderr="never"), Hook("b", layers=("project",))),
+        Does(counts={"a": 0}, warnings=(
+            "failed to parse hooks config {codex}/hooks.json: unknown field `version`, "
+            "expected `description` or `hooks` at line 1 column 10",)),
+        top={"user": {"version": 1}},
+        files={"{codex}/hooks.json": '{"version": 1, "hooks": {"PreToolUse": [{"matcher": "Bash", '
+               '"hooks": [{"type": "command", "command": "{hooks}/a.sh"}]}]}}'},
+    ),
+    Case(
+        "file-not-json",
+        "a hooks.json that does not parse is skipped with a warning",
+        (Hook("a", exit=2, stderr="never"), Hook("b", layers=("project",))),
+        Does(counts={"a": 0}, warnings=(
+            "failed to parse hooks config {codex}/hooks.json: trailing comma at line 1 column 58",)),
+        files={"{codex}/hooks.json": '{"hooks": {"Stop": [], "PreToolUse": [{"matcher": "Bash",},'
+               ' {"matcher": "Bash", "hooks": [{"type": "command", "command": "{hooks}/a.sh"}]}]}}'},
+    ),
+    Case(
+        "file-unknown-event-and-keys",
+        "an unknown event and unknown handler keys are ignored without a word",
+        (Hook("a", fields={"onFailure": "block", "args": ["x"]}, exit=1),
+         Hook("x", event="Notification")),
+        Does(runs={"a": FAILED_1}, counts={"x": 0}),
+    ),
+    Case(
+        "file-unsupported-handlers",
+        "prompt and agent handlers and an empty command are skipped with warnings; the "
+        "rest of the group runs",
+        (Hook("p", fields={"type": "prompt", "prompt": "judge"}),
+         Hook("g", fields={"type": "agent", "prompt": "judge"}),
+         Hook("e", command="   "), Hook("a", stdout=pre(additionalContext="still here"))),
+        Does(runs={"a": ("completed", "context: still here")}, developer=("still here",),
+             counts={"p": 0, "g": 0, "e": 0},
+             warnings=("skipping prompt hook in {codex}/hooks.json: prompt hooks are not supported yet",
+                       "skipping agent hook in {codex}/hooks.json: agent hooks are not supported yet",
+                       "skipping empty hook command in {codex}/hooks.json")),
+    ),
+    Case(
+        "file-http-handler",
+        "an http handler: the whole file is skipped with a warning",
+        (Hook("h", fields={"type": "http", "url": "http://127.0.0.1:9/"}),
+         Hook("a", exit=2, stderr="never"), Hook("b", layers=("project",))),
+        Does(counts={"a": 0, "h": 0}, warnings=(
+            "failed to parse hooks config {codex}/hooks.json: unknown variant `http`, expected "
+            "one of `command`, `mcp_tool`, `prompt`, `agent` at line 1 column 71",)),
+    ),
+    Case(
+        "file-invalid-matcher",
+        "an invalid matcher regex: its group is skipped with a warning, the others run",
+        (W, Hook("a", exit=2, stderr="never", matcher="[")),
+        Does(counts={"a": 0}, warnings=(
+            'invalid matcher "[" in {codex}/hooks.json: regex parse error:\n    [\n    ^\n'
+            "error: unclosed character class",)),
+    ),
+    # -- hook trust (the /hooks review) -------------------------------------------------
+    Case(
+        "trust-untrusted-skipped",
+        "a hook nobody reviewed (no trusted_hash) is skipped without a word",
+        (W, Hook("a", exit=2, stderr="never", trusted=False)),
+        Does(counts={"a": 0}),
+    ),
+    Case(
+        "trust-modified-skipped",
+        "a hook whose definition changed since its review (another hash) is skipped",
+        (W, Hook("a", exit=2, stderr="never", state={"trusted_hash": "sha256:" + "0" * 64})),
+        Does(counts={"a": 0}),
+    ),
+    Case(
+        "trust-disabled",
+        "a reviewed hook switched off (enabled = false) is skipped",
+        (W, Hook("a", exit=2, stderr="never", state={"enabled": False})),
+        Does(counts={"a": 0}),
+    ),
+    Case(
+        "trust-hash-recipe",
+        "the trust hash covers the normalised handler: timeout 0 as 1, statusMessage, "
+        "async, a non-default additionalContextLimit (all trusted here by the recipe)",
+        (Hook("a", fields={"timeout": 0, "statusMessage": "checking"}),
+         Hook("b", fields={"additionalContextLimit": 1000}, stdout=pre(additionalContext="b")),
+         Hook("c", fields={"additionalContextLimit": 2500, "commandWindows": "c.cmd"})),
+        Does(runs={"b": ("completed", "context: b")}, developer=("b",)),
+    ),
+    # -- matchers (a shell call is tool Bash) --------------------------------------------
+    Case(
+        "matcher-exact-forms",
+        "letters, digits, _ and | are exact names: Bash, Edit|Bash match; Ba, Edit|Write, "
+        "bash, exec_command, shell do not",
+        (W, *(Hook(n, matcher=m, stdout=pre(additionalContext=m)) for n, m in (
+            ("a", "Bash"), ("b", "Edit|Bash"), ("c", "Ba"), ("d", "Edit|Write"), ("e", "bash"),
+            ("f", "exec_command"), ("g", "shell"), ("h", "local_shell")))),
+        Does(runs={"a": ("completed", "context: Bash"), "b": ("completed", "context: Edit|Bash")},
+             developer=("Bash", "Edit|Bash"), counts=dict.fromkeys("cdefgh", 0)),
+    ),
+    Case(
+        "matcher-regex-forms",
+        "anything else is an unanchored regex: ^Ba, B.sh, .*, * and an empty matcher match; "
+        "mcp__.* and 'Bash ' do not",
+        (W, *(Hook(n, matcher=m, stdout=pre(additionalContext=f"<{m}>")) for n, m in (
+            ("a", "^Ba"), ("b", "B.sh"), ("c", ".*"), ("d", "*"), ("e", ""), ("f", "mcp__.*"),
+            ("g", "Bash ")))),
+        Does(runs={n: ("completed", f"context: <{m}>") for n, m in (
+            ("a", "^Ba"), ("b", "B.sh"), ("c", ".*"), ("d", "*"), ("e", ""))},
+             developer=("<^Ba>", "<B.sh>", "<.*>", "<*>", "<>"), counts={"f": 0, "g": 0}),
+    ),
+    # -- apply_patch (Codex's file edits; offered to catalog models) ----------------------
+    Case(
+        "patch-edit-alias-blocks",
+        "apply_patch is matched by Edit (and its own name); tool_name says apply_patch; a "
+        "deny keeps the patch from being applied",
+        (Hook("a", matcher="Edit", exit=2, stderr="no edits"), Hook("b", matcher="apply_patch")),
+        Does(ran=False, runs={"a": ("blocked", "feedback: no edits")},
+             output=blocked("no edits", PATCH["input"])),
+        turns=(PATCH, {"text": "done."}),
+    ),
+    Case(
+        "patch-write-alias",
+        "Write matches apply_patch too; MultiEdit does not",
+        (Hook("a", matcher="Write", stdout=pre(additionalContext="write hit")),
+         Hook("b", matcher="MultiEdit", exit=2, stderr="never")),
+        Does(runs={"a": ("completed", "context: write hit")}, developer=("write hit",),
+             counts={"b": 0}),
+        turns=(PATCH, {"text": "done."}),
+    ),
+    Case(
+        "patch-rewrite",
+        "a rewrite of apply_patch's input: the rewritten patch is applied",
+        (Hook("a", matcher="Edit", stdout=pre("allow", updatedInput={"command": REWRITTEN_PATCH})),),
+        Does(ran=False, rewritten=True),
+        turns=(PATCH, {"text": "done."}),
+    ),
+    Case(
+        "patch-post-tool-use",
+        "PostToolUse on apply_patch (matcher Edit), with the tool's output",
+        (Hook("a", matcher="Edit", stdout=specific("PostToolUse", additionalContext="patched")),),
+        Does(runs={"a": ("completed", "context: patched")}, developer=("patched",)),
+        event="PostToolUse", turns=(PATCH, {"text": "done."}),
+    ),
+    Case(
+        "patch-through-the-shell",
+        "apply_patch run as a shell command: PreToolUse sees Bash, PostToolUse does not fire",
+        (Hook("a", matcher="Bash"), Hook("p", event="PostToolUse", matcher=".*")),
+        Does(counts={"p": 0}),
+        tool_command="apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: ran\n+hi\n*** End Patch\nEOF",
+    ),
+    # -- what a hook is given ------------------------------------------------------------
+    Case(
+        "given-utf8-and-escapes",
+        "the payload is compact JSON with raw UTF-8 and JSON escapes (quotes, backslash, "
+        "tab, a control character), no newline at the end",
+        (Hook("a"),),
+        Does(),
+        tool_command='touch {ws}/ran # é ✓ "quoted" \\ tab\t bell\u0001 /slash',
+    ),
+    Case(
+        "given-args-env-shell",
+        "the command runs under /bin/bash -c whatever SHELL says (bash syntax works); its "
+        "arguments and the agent's variables reach the script; Codex adds none of its own",
+        (Hook("a", command="[[ -n $BASH_VERSION ]] && {script} 'one two' three \"$CASE_VAR\""),),
+        Does(),
+        env={"CASE_VAR": "from the agent", "CODEX_THREAD_HINT": "the agent's own"},
+    ),
+    # -- codex exec (what scripts and CI run) --------------------------------------------
+    Case(
+        "exec-pre-deny",
+        "codex exec: a deny blocks the command (permission_mode bypassPermissions)",
+        (Hook("a", stdout=pre("deny", "not in CI")),),
+        Does(ran=False, output=blocked("not in CI")),
+        mode="exec",
+    ),
+    Case(
+        "exec-stop-and-session-end",
+        "codex exec: a Stop block makes it go on once more; SessionEnd runs at the end; "
+        "displayOrder counts every event's handlers in Codex's event order (SessionEnd's "
+        "first), which the <hook_prompt> id shows",
+        (Hook("a", exit=2, stderr="once more"), Hook("e", event="SessionEnd", matcher=NO_MATCHER)),
+        Does(requests=3, counts={"a": 2}, prompts=(
+            HOOK_PROMPT.format(reason="once more").replace("stop:0:", "stop:1:"),)),
+        event="Stop", matcher=None, mode="exec",
+    ),
+    # -- hookd by design ---------------------------------------------------------------
+    Case(
+        "never-ran-output-past-hookd-cap",
+        "a hook prints 17 MiB starting with '{': Codex reads it all, finds no valid JSON and "
+        "fails open (the tool runs); past hookd's 16 MiB cap the hook never ran, which "
+        "blocks a guard event",
+        (Hook("a", command="{script}; head -c 17825792 /dev/zero | tr '\\0' x", stdout="{"),),
+        Does(runs={"a": ("failed", "error: hook returned invalid pre-tool-use JSON output")}),
+        hookd_differs="hookd's never-ran rule: a hook whose output hookd could not take blocks "
+        "PreToolUse (Codex fails open)",
     ),
 ]

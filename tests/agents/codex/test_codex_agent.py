@@ -230,7 +230,8 @@ def _trust_state(case: Case, places: dict[str, Path],
         for event, groups in events.items():
             for g, group in enumerate(groups):
                 for h, handler in enumerate(group["hooks"]):
-                    if handler.get("type") != "command" or not handler.get("command", "").strip():
+                    if (handler.get("type") != "command" or not handler.get("command", "").strip()
+                            or event not in SNAKE):  # fmt: skip
                         continue
                     hook = by_command.get(handler["command"])
                     entry: dict[str, Any] = {}
@@ -277,7 +278,7 @@ def _setup(case: Case, root: Path) -> dict[str, Path]:
             continue
         path = _layer_file(layer, places)
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps({"hooks": events}, indent=2))
+        path.write_text(json.dumps({**case.top.get(layer, {}), "hooks": events}))
     state = _trust_state(case, places, layers)
     config = BASE_CONFIG.format(model=MODEL, port=PORT, config=_fill(case.config, places))
     if case.trust_project:
@@ -477,6 +478,9 @@ def assert_does(case: Case, places: dict[str, Path], agent: dict[str, Any]) -> N
     finished = {path.name.partition(".done.")[0] for path in places["agent"].glob("*.done.0")}
     check("hooks killed at their timeout", sorted(set(seen_counts) - finished), sorted(does.killed))
     check("children left running", _alive_children(places["agent"]), [])
+    config = (places["codex"] / "config.toml").read_text()
+    for text in _fill(list(does.config_has), places):
+        check("config.toml holds", text in config, True)
     if case.mode == "app-server":
         check("discovery warnings", agent["warnings"], _fill(list(does.warnings), places))
         check("turn", agent["turns"][-1]["status"] if agent["turns"] else None, does.turn)
