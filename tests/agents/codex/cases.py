@@ -72,7 +72,15 @@ class Does:
     prompts: tuple[str, ...] = ()
     """The user messages after the case's prompt (a Stop block's ``<hook_prompt>``)."""
     requests: int = 2
-    """How many model requests the case made."""
+    """How many model requests the case made (a subagent's not counted)."""
+    sub_requests: int = 0
+    """How many model requests a subagent made."""
+    sub_developer: tuple[str, ...] = ()
+    """The developer messages the hooks added to a subagent's conversation."""
+    sub_prompts: tuple[str, ...] = ()
+    """The user messages hooks added to a subagent's conversation."""
+    sub_output: str | None = None
+    """The first tool output a subagent's model was sent, exactly (None: not checked)."""
     counts: dict[str, int] = field(default_factory=dict)
     """How often hooks ran (a hook not named: once)."""
     turn: str = "completed"
@@ -112,6 +120,8 @@ class Case:
     """The scripted model turns when not one ``exec_command`` of ``tool_command`` then
     ``done.`` (``{"tool": ..., "args": {...}}``, ``{"custom": ..., "input": ...}``,
     ``{"text": ...}``; ``{ws}`` filled in)."""
+    subagent_turns: tuple[dict[str, Any], ...] = ()
+    """A subagent's turns (its task carries the tag ``case:<id>-sub``)."""
     mode: str = "app-server"
     """``app-server`` or ``exec`` (``codex exec --json``)."""
     exec_args: tuple[str, ...] = ()
@@ -200,6 +210,27 @@ PATCH = {"custom": "apply_patch",
          "input": "*** Begin Patch\n*** Add File: ran\n+made by the patch\n*** End Patch\n"}
 """The model edits with apply_patch (a freeform tool): it adds the marker file ``ran``."""
 REWRITTEN_PATCH = "*** Begin Patch\n*** Add File: rewritten\n+rewritten\n*** End Patch\n"
+COMPACTION_PROMPT = (
+    "You are performing a CONTEXT CHECKPOINT COMPACTION. Create a handoff summary for another "
+    "LLM that will resume the task.\n\nInclude:\n- Current progress and key decisions made\n"
+    "- Important context, constraints, or user preferences\n- What remains to be done (clear "
+    "next steps)\n- Any critical data, examples, or references needed to continue\n\nBe "
+    "concise, structured, and focused on helping the next LLM seamlessly continue the work.\n"
+)
+"""The user message Codex sends the model to compact a thread."""
+SUBAGENT: dict[str, Any] = {
+    "tables": "\n[features]\nmulti_agent_v2 = true\n\n[agents]\nenabled = true\n",
+    "turns": (
+        {"tool": "spawn_agent", "namespace": "collaboration",
+         "args": {"task_name": "checker", "message": "case:{case}-sub run it", "fork_turns": "none"}},
+        {"tool": "wait_agent", "namespace": "collaboration", "args": {"timeout_ms": 10000}},
+        {"text": "done."},
+    ),
+    "subagent_turns": ({"tool": "exec_command", "args": {"cmd": "touch {ws}/ran"}},
+                       {"text": "sub done"}),
+}  # fmt: skip
+"""The model spawns a subagent (without the parent's history), which runs the marker
+command, and waits for it."""
 ESCALATED = (
     {"tool": "exec_command", "args": {"cmd": "touch {ws}/ran", "sandbox_permissions":
                                       "require_escalated", "justification": "to mark"}},
@@ -1162,5 +1193,69 @@ CASES: list[Case] = [
         Does(runs={"a": ("failed", "error: hook returned invalid pre-tool-use JSON output")}),
         hookd_differs="hookd's never-ran rule: a hook whose output hookd could not take blocks "
         "PreToolUse (Codex fails open)",
+    ),
+    # -- compaction (thread/compact/start: trigger manual) --------------------------------
+    Case(
+        "compact-pre-and-post",
+        "PreCompact and PostCompact run around a manual compaction (trigger matcher); a "
+        "systemMessage is a warning; plain stdout is ignored",
+        (Hook("a", matcher="manual", stdout=out({"systemMessage": "compacting"})),
+         Hook("x", matcher="auto"),
+         Hook("b", event="PostCompact", matcher="manual", stdout="plain")),
+        Does(runs={"a": ("completed", "warning: compacting")}, requests=3, counts={"x": 0},
+             prompts=(COMPACTION_PROMPT,), turn="completed"),
+        event="PreCompact", compact=True,
+    ),
+    Case(
+        "compact-pre-continue-false",
+        "PreCompact continue: false: no compaction (no request, no PostCompact), the "
+        "compaction turn is interrupted",
+        (Hook("a", stdout=out({"continue": False, "stopReason": "keep it all"})),
+         Hook("b", event="PostCompact")),
+        Does(runs={"a": ("stopped", "stop: keep it all")}, counts={"b": 0}, turn="interrupted"),
+        event="PreCompact", matcher=None, compact=True,
+    ),
+    Case(
+        "compact-pre-exit2",
+        "PreCompact exit 2 is a failure whose error is stderr; compaction goes on; a "
+        "decision is invalid output",
+        (Hook("a", exit=2, stderr="not now"), Hook("c", stdout=out({"decision": "block"})),
+         Hook("b", event="PostCompact")),
+        Does(runs={"a": ("failed", "error: not now"),
+                   "c": ("failed", "error: hook returned invalid PreCompact hook JSON output")},
+             requests=3, prompts=(COMPACTION_PROMPT,)),
+        event="PreCompact", matcher=None, compact=True,
+    ),
+    # -- subagents ([features] multi_agent_v2, the collaboration tools) ------------------
+    Case(
+        "subagent-start-and-stop",
+        "SubagentStart and SubagentStop fire around a spawned agent (agent_id, agent_type, "
+        "matcher on agent_type); the spawn tool is named collaborationspawn_agent",
+        (Hook("a", event="SubagentStart", matcher="default",
+              stdout=specific("SubagentStart", additionalContext="sub start note")),
+         Hook("x", event="SubagentStart", matcher="explorer"),
+         Hook("b", event="SubagentStop"), Hook("t", event="PreToolUse", matcher=".*")),
+        Does(runs={"a": ("completed", "context: sub start note")}, counts={"t": 3, "x": 0},
+             sub_developer=("sub start note",), requests=3, sub_requests=2),
+        event="SubagentStart", matcher=None, **SUBAGENT,
+    ),
+    Case(
+        "subagent-stop-block",
+        "SubagentStop block: the subagent goes on with the reason as a <hook_prompt>",
+        (Hook("b", event="SubagentStop", stdout=out({"decision": "block", "reason": "check again"})),),
+        Does(runs={"b": ("blocked", "feedback: check again")}, counts={"b": 2}, requests=3,
+             sub_requests=3, sub_prompts=(
+                 '<hook_prompt hook_run_id="subagent-stop:0:{codex}/hooks.json">check again'
+                 "</hook_prompt>",)),
+        event="SubagentStop", matcher=None, **SUBAGENT,
+    ),
+    Case(
+        "subagent-pre-tool-use",
+        "PreToolUse inside a subagent: agent_id and agent_type in the payload; a deny blocks "
+        "the subagent's command",
+        (Hook("a", exit=2, stderr="not in a subagent"),),
+        Does(ran=False, runs={"a": ("blocked", "feedback: not in a subagent")}, requests=3,
+             sub_requests=2, sub_output=blocked("not in a subagent")),
+        **SUBAGENT,
     ),
 ]

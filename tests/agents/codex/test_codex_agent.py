@@ -29,6 +29,7 @@ import trio
 
 from agents.codex.cases import CASES, NO_MATCHER, Case, Hook
 from agents.harness.ahead import Ahead, jobs, selected_cases, trio_side
+from agents.harness.scripted import TAG
 from hookd.daemon.app import serve
 from hookd.daemon.settings import Settings
 from hookd_testing import RpcClient
@@ -309,7 +310,10 @@ def _turns(case: Case, places: dict[str, Path]) -> dict[str, Any]:
         {"tool": "exec_command", "args": {"cmd": case.tool_command}},
         {"text": "done."},
     )
-    return {case.id: _fill(list(turns), places)}
+    script = {case.id: _fill(list(turns), places)}
+    if case.subagent_turns:
+        script[f"{case.id}-sub"] = _fill(list(case.subagent_turns), places)
+    return json.loads(json.dumps(script).replace("{case}", case.id))
 
 
 def agent_env(case: Case, places: dict[str, Path]) -> dict[str, str]:
@@ -365,8 +369,12 @@ def observe(case: Case, places: dict[str, Path]) -> dict[str, Any]:
                    if isinstance(m.get("result"), dict) and "data" in m["result"]
                    and m["result"]["data"] and "hooks" in m["result"]["data"][0]), [])  # fmt: skip
     hooks = [hook for entry in listed for hook in entry["hooks"]]
-    requests = [r for r in _jsonl(places["run"] / "requests.jsonl")
-                if f"case:{case.id}" in json.dumps(r.get("input", []))]  # fmt: skip
+    tagged: dict[str, list[dict[str, Any]]] = {}
+    for request in _jsonl(places["run"] / "requests.jsonl"):
+        found = TAG.search(json.dumps(request.get("input", [])))
+        if found:
+            tagged.setdefault(found.group(1), []).append(request)
+    requests, sub_requests = tagged.get(case.id, []), tagged.get(f"{case.id}-sub", [])
     completed = [m["params"]["run"] for m in messages if m.get("method") == "hook/completed"]
     return {
         "ran": (places["ws"] / "ran").exists(),
@@ -376,6 +384,7 @@ def observe(case: Case, places: dict[str, Path]) -> dict[str, Any]:
         "errors": [e for entry in listed for e in entry.get("errors", [])],
         "runs": [_named(run, hooks) for run in completed],
         "requests": requests,
+        "sub_requests": sub_requests,
         "shown": [m["params"]["message"] for m in messages if m.get("method") == "warning"],
         "asked": [m for m in messages if "id" in m and str(m.get("method", "")).endswith(
             "requestApproval")],  # fmt: skip
@@ -420,14 +429,20 @@ def tool_outputs(requests: list[dict[str, Any]]) -> list[str]:
 
 
 def later_prompts(requests: list[dict[str, Any]]) -> list[str]:
-    """The user messages after the case's first prompt (a Stop block's ``<hook_prompt>``)."""
+    """The user messages of the last request after Codex's ``<environment_context>`` that
+    are not the case's own prompts: a Stop block's ``<hook_prompt>``, a compaction's."""
     if not requests:
         return []
-    texts = ["".join(part.get("text", "") for part in item.get("content", []))
-             for item in requests[-1].get("input", [])
-             if item.get("type") == "message" and item.get("role") == "user"]  # fmt: skip
-    firsts = [i for i, text in enumerate(texts) if text.startswith("case:")]
-    return texts[firsts[0] + 1:] if firsts else []
+    seen_context, found = False, []
+    for item in requests[-1].get("input", []):
+        if item.get("type") != "message" or item.get("role") != "user":
+            continue
+        text = "".join(part.get("text", "") for part in item.get("content", []))
+        if text.startswith("<environment_context>"):
+            seen_context = True
+        elif seen_context and not text.startswith("case:"):
+            found.append(text)
+    return found
 
 
 def _alive_children(folder: Path) -> list[str]:
@@ -466,6 +481,15 @@ def assert_does(case: Case, places: dict[str, Path], agent: dict[str, Any]) -> N
     check("tool ran", agent["ran"], does.ran)
     check("rewritten ran", agent["rewritten"], does.rewritten)
     check("model requests", len(agent["requests"]), does.requests)
+    check("a subagent's model requests", len(agent["sub_requests"]), does.sub_requests)
+    check("a subagent's developer messages", hook_messages(agent["sub_requests"]),
+          _fill(list(does.sub_developer), places))  # fmt: skip
+    check("a subagent's later prompts", later_prompts(agent["sub_requests"]),
+          _fill(list(does.sub_prompts), places))  # fmt: skip
+    if does.sub_output is not None:
+        outputs = tool_outputs(agent["sub_requests"])
+        check("a subagent's tool output", outputs[0] if outputs else None,
+              _fill(does.sub_output, places))  # fmt: skip
     check("developer messages", hook_messages(agent["requests"]), _fill(list(does.developer), places))
     check("later prompts", later_prompts(agent["requests"]), _fill(list(does.prompts), places))
     if does.output is not None:

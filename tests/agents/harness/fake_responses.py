@@ -37,9 +37,11 @@ def _items(turn: dict[str, Any], serial: int) -> list[dict[str, Any]]:
     for index, part in enumerate(parts):
         call_id = part.get("call_id", f"call_{serial}_{index}")
         if "tool" in part:
-            items.append({"type": "function_call", "id": f"fc_{serial}_{index}",
-                          "call_id": call_id, "name": part["tool"],
-                          "arguments": json.dumps(part.get("args", {}))})  # fmt: skip
+            item = {"type": "function_call", "id": f"fc_{serial}_{index}", "call_id": call_id,
+                    "name": part["tool"], "arguments": json.dumps(part.get("args", {}))}  # fmt: skip
+            if "namespace" in part:  # a tool of a namespace (Codex's subagent tools)
+                item["namespace"] = part["namespace"]
+            items.append(item)
         elif "custom" in part:
             items.append({"type": "custom_tool_call", "id": f"ctc_{serial}_{index}",
                           "call_id": call_id, "name": part["custom"], "input": part["input"],
