@@ -187,6 +187,13 @@ def rejected(message: str) -> str:
     return f'exec_command failed: CreateProcess {{ message: "Rejected(\\"{message}\\")" }}'
 
 
+def toml_hook(name: str, event: str = "PreToolUse", matcher: str = "Bash") -> str:
+    """A ``[hooks]`` table with one handler running the case's hook ``name`` (for the
+    system and managed files)."""
+    return (f'[[hooks.{event}]]\nmatcher = "{matcher}"\n[[hooks.{event}.hooks]]\n'
+            f'type = "command"\ncommand = "{{hooks}}/{name}.sh"\n')  # fmt: skip
+
+
 W = Hook("w")
 """A witness: a silent hook on the case's event that always runs, so hookd gets the
 agent's payload even when the hook under test does not run."""
@@ -1257,5 +1264,47 @@ CASES: list[Case] = [
         Does(ran=False, runs={"a": ("blocked", "feedback: not in a subagent")}, requests=3,
              sub_requests=2, sub_output=blocked("not in a subagent")),
         **SUBAGENT,
+    ),
+    # -- plugins (installed by the agent from a local marketplace) ------------------------
+    Case(
+        "plugin-hook",
+        "a plugin's hooks run after the user's, with ${PLUGIN_ROOT} replaced in the command "
+        "and PLUGIN_ROOT, PLUGIN_DATA and their CLAUDE_ twins set; its deny blocks",
+        (Hook("a", stdout=pre(additionalContext="user first")),
+         Hook("p", layers=("plugin",), stdout=pre("deny", "the plugin says no"))),
+        Does(ran=False, runs={"a": ("completed", "context: user first"),
+                              "p": ("blocked", "feedback: the plugin says no")},
+             developer=("user first",), output=blocked("the plugin says no")),
+    ),
+    Case(
+        "plugin-untrusted",
+        "a plugin's hook nobody reviewed is skipped like any other",
+        (W, Hook("p", layers=("plugin",), exit=2, stderr="never", trusted=False)),
+        Does(counts={"p": 0}),
+    ),
+    # -- system and managed hooks (/etc/codex, shown in the agent's mount namespace) ---------
+    Case(
+        "managed-hooks-first",
+        "/etc/codex/requirements.toml [hooks] and /etc/codex/config.toml [hooks] are managed "
+        "(run with no review) and come first, in that order",
+        (Hook("a", stdout=pre(additionalContext="user")),
+         Hook("s", layers=(), stdout=pre(additionalContext="system config")),
+         Hook("m", layers=(), stdout=pre(additionalContext="requirements"))),
+        Does(runs={"a": ("completed", "context: user"), "s": ("completed", "context: system config"),
+                   "m": ("completed", "context: requirements")},
+             developer=("requirements", "system config", "user")),
+        files={"{system}/etc/codex/config.toml": toml_hook("s"),
+               "{system}/etc/codex/requirements.toml": toml_hook("m")},
+    ),
+    Case(
+        "managed-only",
+        "allow_managed_hooks_only in the requirements: the user's and the project's hooks "
+        "are left out, the managed ones run",
+        (Hook("a", exit=2, stderr="never"), Hook("b", layers=("project",), exit=2, stderr="never"),
+         Hook("m", layers=(), stdout=pre(additionalContext="managed"))),
+        Does(runs={"m": ("completed", "context: managed")}, developer=("managed",),
+             counts={"a": 0, "b": 0}),
+        files={"{system}/etc/codex/requirements.toml": "allow_managed_hooks_only = true\n"
+               + toml_hook("m")},
     ),
 ]

@@ -125,7 +125,7 @@ def _sh(text: str) -> str:
 
 
 def _places(root: Path, case: Case) -> dict[str, Path]:
-    names = ("home", "ws", "hooks", "agent", "hookd", "run", "tmp", "market")
+    names = ("home", "ws", "hooks", "agent", "hookd", "run", "tmp", "market", "system")
     places = {n: root / n for n in names}
     for path in places.values():
         path.mkdir(parents=True)
@@ -141,7 +141,7 @@ def _fill(value: Any, places: dict[str, Path]) -> Any:
     """``value`` with ``{home}``, ``{codex}``, ``{ws}`` and ``{hooks}`` filled in, in
     every string."""
     if isinstance(value, str):
-        for name in ("home", "codex", "ws", "hooks", "market", "agent"):
+        for name in ("home", "codex", "ws", "hooks", "market", "agent", "system"):
             if name in places:
                 value = value.replace("{" + name + "}", str(places[name]))
         return value
@@ -162,9 +162,20 @@ def _layer_file(layer: str, places: dict[str, Path]) -> Path:
     }[layer]
 
 
-def _handler(case: Case, hook: Hook, places: dict[str, Path]) -> dict[str, Any]:
-    script = places["hooks"] / f"{hook.name}.sh"
-    command = hook.command.replace("{script}", str(script))
+PLUGIN_ID = "guard@hookd-test"
+"""The case's plugin (``guard``) in its local marketplace (``hookd-test``)."""
+
+
+def _plugin_dir(places: dict[str, Path]) -> Path:
+    return places["market"] / "plugins" / "guard"
+
+
+def _handler(case: Case, hook: Hook, places: dict[str, Path], layer: str) -> dict[str, Any]:
+    """The hook's handler as ``layer`` declares it: a plugin names its script by
+    ``${PLUGIN_ROOT}`` (its own copy, which Codex installs with the plugin)."""
+    script = ("${PLUGIN_ROOT}/hooks/" if layer == "plugin" else f"{places['hooks']}/") + (
+        f"{hook.name}.sh")  # fmt: skip
+    command = hook.command.replace("{script}", script)
     handler: dict[str, Any] = {"type": "command", "command": _fill(command, places)}
     handler.update(_fill(hook.fields, places))
     if handler["type"] != "command":
@@ -178,19 +189,49 @@ def _matcher(case: Case, hook: Hook) -> str | None:
 
 
 def _declared(case: Case, places: dict[str, Path]) -> dict[str, dict[str, list[dict[str, Any]]]]:
-    """Each layer's hooks: event -> matcher groups, one group per hook, in case order."""
+    """Each layer's hooks: event -> matcher groups, one group per hook, in case order.
+    The hooks' scripts are written on the way (a plugin's into the plugin)."""
     layers: dict[str, dict[str, list[dict[str, Any]]]] = {}
     for hook in case.hooks:
-        script = places["hooks"] / f"{hook.name}.sh"
-        script.write_text(_fill(_script(hook), places))
-        script.chmod(0o755)
-        group: dict[str, Any] = {"hooks": [_handler(case, hook, places)]}
-        matcher = _matcher(case, hook)
-        if matcher is not None:
-            group = {"matcher": matcher, **group}
+        folders = [places["hooks"]] + ([_plugin_dir(places) / "hooks"] if "plugin" in hook.layers
+                                       else [])  # fmt: skip
+        for folder in folders:
+            folder.mkdir(parents=True, exist_ok=True)
+            script = folder / f"{hook.name}.sh"
+            script.write_text(_fill(_script(hook), places))
+            script.chmod(0o755)
         for layer in hook.layers:
+            group: dict[str, Any] = {"hooks": [_handler(case, hook, places, layer)]}
+            matcher = _matcher(case, hook)
+            if matcher is not None:
+                group = {"matcher": matcher, **group}
             layers.setdefault(layer, {}).setdefault(hook.event or case.event, []).append(group)
     return layers
+
+
+def _write_plugin(places: dict[str, Path]) -> None:
+    """The local marketplace ``hookd-test`` with its one plugin, ``guard`` (its hooks in
+    ``hooks/hooks.json``, written with the others)."""
+    market = places["market"]
+    (market / ".agents" / "plugins").mkdir(parents=True)
+    (market / ".agents" / "plugins" / "marketplace.json").write_text(json.dumps({
+        "name": "hookd-test", "owner": {"name": "hookd"},
+        "plugins": [{"name": "guard", "source": {"source": "local", "path": "./plugins/guard"},
+                     "description": "a test plugin"}],
+    }))  # fmt: skip
+    manifest = _plugin_dir(places) / ".codex-plugin" / "plugin.json"
+    manifest.parent.mkdir(parents=True)
+    manifest.write_text(json.dumps({"name": "guard", "version": "1.0.0",
+                                    "description": "a test plugin"}))  # fmt: skip
+
+
+def install_plugin(places: dict[str, Path]) -> list[list[Any]]:
+    """What the driver asks the app-server before the thread starts: add the local
+    marketplace and install the plugin, as a person does from Codex's plugin browser."""
+    market = places["market"]
+    return [["marketplace/add", {"source": str(market)}],
+            ["plugin/install", {"pluginName": "guard", "marketplacePath":
+                                str(market / ".agents" / "plugins" / "marketplace.json")}]]  # fmt: skip
 
 
 def trust_hash(event: str, matcher: str | None, handler: dict[str, Any]) -> str:
@@ -222,12 +263,12 @@ def _trust_state(case: Case, places: dict[str, Path],
                  layers: dict[str, dict[str, list[dict[str, Any]]]]) -> dict[str, dict[str, Any]]:  # fmt: skip
     """The ``[hooks.state]`` of every command handler of the user's and the project's
     files: trusted, unless its hook says otherwise."""
-    by_command = {_handler(case, hook, places).get("command"): hook for hook in case.hooks}
     state: dict[str, dict[str, Any]] = {}
     for layer, events in layers.items():
-        if layer == "plugin":
-            continue  # a plugin's hooks are trusted by the hash Codex lists (see the driver)
-        path = _layer_file(layer, places)
+        by_command = {_handler(case, hook, places, layer).get("command"): hook
+                      for hook in case.hooks}  # fmt: skip
+        # A plugin's keys name the plugin and the file's path inside it.
+        path = f"{PLUGIN_ID}:hooks/hooks.json" if layer == "plugin" else _layer_file(layer, places)
         for event, groups in events.items():
             for g, group in enumerate(groups):
                 for h, handler in enumerate(group["hooks"]):
@@ -274,6 +315,8 @@ def _toml_hooks(events: dict[str, list[dict[str, Any]]]) -> str:
 def _setup(case: Case, root: Path) -> dict[str, Path]:
     places = _places(root, case)
     layers = _declared(case, places)
+    if "plugin" in layers:
+        _write_plugin(places)
     for layer, events in layers.items():
         if layer.endswith("-toml"):
             continue
@@ -338,10 +381,15 @@ async def run_agent(
         "thread": _fill(case.thread, places), "answers": case.answers,
         "interrupt": case.interrupt, "compact": case.compact,
         "args": list(_fill(case.exec_args, places)) if case.mode == "exec" else [],
+        "before": install_plugin(places) if (places["market"] / ".agents").exists() else [],
+        "etc": str(places["system"] / "etc") if (places["system"] / "etc").exists() else None,
         "timeout": 90,
     }  # fmt: skip
     (places["run"] / "run.json").write_text(json.dumps(run))
-    argv = netns_argv([sys.executable, str(HARNESS / "drive_codex.py"), str(places["run"])])
+    driver = [sys.executable, str(HARNESS / "drive_codex.py"), str(places["run"])]
+    if run["etc"]:  # the case's /etc/codex, shown in a mount namespace of the agent's own
+        driver = ["unshare", "-m", "--propagation", "private", *driver]
+    argv = netns_argv(driver)
     driven = await trio.run_process(argv, capture_stdout=True, capture_stderr=True, check=False)
     if driven.returncode != 0:
         pytest.fail("the Codex driver failed (in the loopback-only namespace): "
@@ -524,6 +572,8 @@ def assert_does(case: Case, places: dict[str, Path], agent: dict[str, Any]) -> N
             name = hook_name.group(1) if hook_name else hook["command"]
             declared = next((h for h in case.hooks if h.name == name), None)
             wanted = "trusted" if declared is None or declared.trusted else hook["trustStatus"]
+            if hook["isManaged"]:
+                wanted = "managed"
             if declared is not None and declared.state.get("trusted_hash"):
                 wanted = "modified"
             check(f"trust of {name}", hook["trustStatus"], wanted)
@@ -550,11 +600,12 @@ async def fire_hookd(case: Case, places: dict[str, Path], settings: Settings) ->
            "SHELL": "/bin/sh", "TMPDIR": str(places["tmp"]), "FAKE_KEY": "dummy",
            **agent_env(case, places), "HOOK_OUT": str(places["hookd"])}  # fmt: skip
     async with trio.open_nursery() as nursery:
-        await nursery.start(serve, replace(settings, home=str(places["home"])))
+        await nursery.start(serve, replace(settings, home=str(places["home"]),
+                                           system_root=str(places["system"])))  # fmt: skip
         rpc = await RpcClient.connect(settings.socket_path)
         try:
             result: dict[str, Any] = await rpc.fire(
-                "codex", case.event, [str(places["ws"])], json.loads(raw), env=env
+                "codex", case.event, [str(places["cwd"])], json.loads(raw), env=env
             )
         finally:
             await rpc.call("shutdown")
