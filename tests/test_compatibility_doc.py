@@ -25,6 +25,7 @@ SECTION_FOLDERS = {
     "Cline SDK": "cline_sdk",
     "Cline": "cline",
     "Augment": "augment",
+    "Codex CLI": "codex",
 }
 _CITATION = re.compile(r"(?:((?:[\w.]+/)*test_\w+)(?:\.py)?)?::([\w\-.*]+)")
 

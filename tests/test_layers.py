@@ -126,7 +126,8 @@ CONTRACTS = [
     ),
     pytest.param((f"{D}.server",), (f"{D}.app", f"{D}.cli"), id="server-below-app"),
     pytest.param(
-        (f"{D}.model", f"{D}.urls", f"{D}.jstext", f"{D}.errors", f"{D}.procfs", f"{D}.audit"),
+        (f"{D}.model", f"{D}.urls", f"{D}.jstext", f"{D}.jswrite", f"{D}.serdewrite",
+         f"{D}.errors", f"{D}.procfs", f"{D}.audit", f"{D}.edits"),
         (f"{D}.dialects", f"{D}.runner", f"{D}.fire", f"{D}.registry", f"{D}.server",
          f"{D}.app", f"{D}.all_dialects", "trio"),
         id="shared-values-at-the-bottom",

@@ -245,3 +245,7 @@ async def test_a_hook_gone_to_the_background_under_the_relay_is_said(rpc, settin
     [said] = [w for w in record["warnings"] if "under the relay" in w]
     assert "the agent never gets them" in said
     assert '"async": true in the agent\'s settings' in said
+    # and its later answer is in the audit log, although the relay had long gone
+    await wait_until(lambda: '"type": "async-hook"' in audit.read_text()
+                     or '"type":"async-hook"' in audit.read_text())  # fmt: skip
+    assert "later" in audit.read_text()

@@ -52,7 +52,12 @@ AGENTS: dict[str, Any] = {'claude': {'args': 0,
              'event': 'hook_event_name',
              'runners': {},
              'continue': ('', '{message}\n', 1),
-             'block': ('', '{message}\n', 2)}}
+             'block': ('', '{message}\n', 2)},
+ 'codex': {'args': 0,
+           'event': 'hook_event_name',
+           'runners': {},
+           'continue': ('{"systemMessage": {message_json}}', '{message}\n', 0),
+           'block': ('', '{message}\n', 2)}}
 
 EXIT_CODES: dict[str, Any] = {'args': 0,
  'event': '',

@@ -97,18 +97,28 @@ def failure_message(reason: str, block: bool) -> str:
     return f"hookd-relay: {reason} ({verdict}: {ON_ERROR_ENV}={policy})"
 
 
+FIX = "fix the entry, or write it again with 'hookd relay install'"
+
+
 def bad_arguments(args: Sequence[str]) -> str | None:
     """What is wrong with the relay entry's arguments, and what to do (one line: the agent
     shows it as a failing hook's message, never as a block reason unless asked to)."""
-    fix = "fix the entry, or write it again with 'hookd relay install'"
     if not args:
-        return f"no agent named (hookd-relay AGENT, AGENT one of {', '.join(AGENTS)}): {fix}"
+        return f"no agent named (hookd-relay AGENT, AGENT one of {', '.join(AGENTS)}): {FIX}"
     facts = TABLE.get(args[0])
     if facts is None:
-        return f"unknown agent {args[0]!r} (one of {', '.join(AGENTS)}): {fix}"
+        return unknown_agent(args[0], AGENTS)
     if len(args) - 1 > facts["args"]:
-        return f"too many arguments for {args[0]} ({' '.join(args[1:])!r}): {fix}"
+        return too_many_arguments(args[0], args[1:])
     return None
+
+
+def unknown_agent(agent: str, known: Sequence[str]) -> str:
+    return f"unknown agent {agent!r} (one of {', '.join(known)}): {FIX}"
+
+
+def too_many_arguments(agent: str, extra: Sequence[str]) -> str:
+    return f"too many arguments for {agent} ({' '.join(extra)!r}): {FIX}"
 
 
 def unreachable_answer(args: Sequence[str], stdin: bytes, reason: str, block: bool) -> Answer:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -92,6 +93,54 @@ def nothing_adopted(owned: str) -> str:
     """``relay install`` with nothing adopted: an error, and what to run instead."""
     return (f"nothing is adopted in {owned}, so there is nothing to relay: run 'hookd adopt' "
             "(same --agent and --scope) first; it writes the relay entries itself")  # fmt: skip
+
+
+def not_relayed(owned: str) -> str:
+    """What ``relay uninstall`` says when hooks stay adopted without relay entries."""
+    return (f"the hooks adopted in {owned} will not run inside the agent until 'hookd relay "
+            "install' (or 'hookd unadopt' gives them back)")  # fmt: skip
+
+
+WhyNot = Callable[[Any], "str | None"]
+"""Why hookd cannot run a handler for the agent: None (it can), "" (it is hookd's own relay
+entry), or the reason, which ``adopt`` says."""
+
+
+def split_group(
+    group: dict[str, Any], event: str, notes: list[str], why_not: WhyNot
+) -> tuple[list[Any], list[Any]]:
+    """A matcher group's handlers that stay with the agent, and those hookd takes; what
+    stays says why in ``notes`` (hookd's own relay entries stay silently)."""
+    stay: list[Any] = []
+    take: list[Any] = []
+    for handler in group.get("hooks", []):
+        why = why_not(handler)
+        if why is None:
+            take.append(handler)
+            continue
+        stay.append(handler)
+        if why:
+            what = (
+                handler.get("command") or handler.get("type")
+                if isinstance(handler, dict)
+                else handler
+            )
+            notes.append(f"{event}: {what!r} stays with the agent: {why}")
+    return stay, take
+
+
+def without_relay(
+    hooks: dict[str, Any], is_relay: Callable[[Any], bool]
+) -> dict[str, list[dict[str, Any]]]:
+    """A hooks section without hookd's relay entries (and the groups and events left
+    empty; what is not a group is dropped too)."""
+    kept: dict[str, list[dict[str, Any]]] = {}
+    for event, groups in hooks.items():
+        left = [{**g, "hooks": [h for h in g.get("hooks", []) if not is_relay(h)]}
+                for g in groups if isinstance(g, dict)]  # fmt: skip
+        if any(g["hooks"] for g in left):
+            kept[event] = [g for g in left if g["hooks"]]
+    return kept
 
 
 def read_settings(path: str) -> tuple[dict[str, Any], str | None]:

@@ -8,6 +8,8 @@ import json
 import math
 from typing import Any, NoReturn
 
+from .jswrite import js_json_bytes
+
 JS_WHITESPACE = (
     "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009"
     "\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
@@ -54,14 +56,10 @@ def js_cut(text: str, limit: int) -> str | None:
     return kept.decode("utf-16-le", "surrogatepass")
 
 
-def to_json_bytes(value: Any, indent: int | None = None) -> bytes:
-    """``JSON.stringify(value, null, indent)`` bytes: compact without ``indent``, non-ASCII
-    as UTF-8 (lone surrogates escaped)."""
-    separators = (",", ":") if indent is None else (",", ": ")
-    try:
-        return json.dumps(value, separators=separators, indent=indent, ensure_ascii=False).encode()
-    except UnicodeEncodeError:
-        return json.dumps(value, separators=separators, indent=indent).encode()
+to_json_bytes = js_json_bytes
+"""``JSON.stringify(value, null, indent)`` bytes, as the agents write a hook's stdin:
+``jswrite.js_json_bytes`` (numbers, key order and lone surrogates as JavaScript writes
+them)."""
 
 
 def is_positive_finite(value: object) -> bool:

@@ -24,6 +24,7 @@ class Dialect(enum.StrEnum):
     CLINE = "cline"
     CLINE_SDK = "cline-sdk"
     AUGMENT = "augment"
+    CODEX = "codex"
 
 
 DENIED_PREFIX = "denied: "

@@ -44,9 +44,13 @@ def carry_out(plan: Plan, dry_run: bool) -> None:
 
 
 def differ(old: str | None, new: str) -> bool:
-    """Whether writing ``new`` changes what the settings file says (formatting alone does
-    not count: a file hookd has nothing to change in is left as its owner wrote it)."""
-    return bool(json.loads(old or "{}") != json.loads(new))
+    """Whether writing ``new`` changes what the settings file says (for JSON, formatting
+    alone does not count: a file hookd has nothing to change in is left as its owner
+    wrote it; other files, such as Codex's ``config.toml``, are compared as text)."""
+    try:
+        return bool(json.loads(old or "{}") != json.loads(new))
+    except ValueError:
+        return (old or "") != new
 
 
 def _diff(old: str | None, new: str, path: str) -> str:
@@ -176,7 +180,8 @@ def _original_bytes(path: str) -> bytes | None:
 
 
 def _same_json(data: bytes, text: str) -> bool:
+    """Whether the original's bytes say what ``text`` says (as JSON; else byte for byte)."""
     try:
         return bool(json.loads(data or b"{}") == json.loads(text))
     except ValueError:
-        return False
+        return data == text.encode()

@@ -140,6 +140,12 @@ def keep_all(hooks: Mapping[str, tuple[HookSpec, ...]]) -> Mapping[str, tuple[Ho
     return hooks
 
 
+def keep_none(hooks: Mapping[str, tuple[HookSpec, ...]]) -> Mapping[str, tuple[HookSpec, ...]]:
+    """``kept_after_error``: the agent skips a file it cannot read whole, so no hook of
+    it runs until it reads again (Codex CLI)."""
+    return {}
+
+
 def unrefined(request: FireRequest, combined: Combined, reports: Sequence[HookReport]) -> Combined:
     """``refine``: the combiner's rules are the whole story."""
     return combined

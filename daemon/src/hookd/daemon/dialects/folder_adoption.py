@@ -23,7 +23,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping
 
-from ..edits import Place, Plan, Remove, Step, WriteFile, nothing_adopted
+from ..edits import Place, Plan, Remove, Step, WriteFile, not_relayed, nothing_adopted
 from ..errors import UserError
 from ..model import Source
 from . import relay_entries
@@ -174,8 +174,7 @@ def uninstall(agent: str, folder: str, owned: Source, home: str, relay: str) -> 
     _own, relays = _hooks(folder, owned)
     notes = []
     if _events(owned):
-        notes.append(f"the hooks adopted in {owned.path} will not run inside the agent until "
-                     "'hookd relay install' (or 'hookd unadopt' gives them back)")  # fmt: skip
+        notes.append(not_relayed(owned.path))
     return Plan(notes=notes, steps=[Remove(path) for path in _all(relays)])
 
 

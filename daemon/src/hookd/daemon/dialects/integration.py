@@ -211,3 +211,15 @@ def listed_roots(call: RelayCall, key: str, variable: str | None = None) -> tupl
         fallback = call.env.get(variable) if variable else None
         found = [fallback or text(call.payload.get("cwd")) or call.cwd]
     return tuple(os.path.join(call.cwd, root) for root in found)
+
+
+def add_group(settings: dict[str, Any], event: str, group: dict[str, Any]) -> None:
+    """Append a matcher group's handlers to the settings' group with the same matcher
+    (each handler once), or the group itself: how ``unadopt`` gives hooks back."""
+    groups = settings.setdefault("hooks", {}).setdefault(event, [])
+    same = next((g for g in groups if g.get("matcher") == group.get("matcher")), None)
+    if same is None:
+        groups.append(dict(group))
+        return
+    present = same.get("hooks", [])
+    same["hooks"] = [*present, *(h for h in group.get("hooks", []) if h not in present)]

@@ -15,7 +15,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from hookd.relay import failure_message
+from hookd.relay import failure_message, too_many_arguments, unknown_agent
 
 from ..all_dialects import DIALECTS, INTEGRATIONS
 from ..dialects import integration as contract
@@ -57,14 +57,11 @@ def relay_request(
     """
     integration = _integration(params.agent)
     if integration is None:
-        known = ", ".join(d.value for d in INTEGRATIONS)
-        raise _refused(None, params, f"unknown agent {params.agent!r} (one of {known}): "
-                       "fix the entry, or write it again with 'hookd relay install'")  # fmt: skip
+        known = [d.value for d in INTEGRATIONS]
+        raise _refused(None, params, unknown_agent(params.agent, known))
     facts = integration.RELAY
     if len(params.args) > facts.entry_args:
-        raise _refused(integration, params, f"too many arguments for {params.agent} "
-                       f"({' '.join(params.args)!r}): fix the entry, or write it again with "
-                       "'hookd relay install'")  # fmt: skip
+        raise _refused(integration, params, too_many_arguments(params.agent, params.args))
     payload = _event(params, facts.event_key, integration)
     event = payload[facts.event_key]
     runner = INTEGRATIONS[facts.runners.get(event, integration.DIALECT)]

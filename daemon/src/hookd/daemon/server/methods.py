@@ -26,7 +26,7 @@ from hookd.protocol import (
 from ..audit import Peer
 from ..fire.entry import Caller, FireRefused, Started, start
 from ..fire.params import InvalidFire, env_entry_ok, is_usable_path, parse_fire
-from ..fire.pipeline import NO_PORTS, FirePorts
+from ..fire.pipeline import FirePorts
 from ..fire.relay import Refused as RelayRefused
 from ..fire.relay import RelayParams, relay_request
 from ..fire.relay import failing as relay_failing
@@ -71,28 +71,8 @@ def start_fire(
         request = parse_fire(params, ctx.services.settings, ctx.request_id)
     except InvalidFire as exc:
         raise JsonRpcError(INVALID_PARAMS, "Invalid params", str(exc)) from None
-    connection = ctx.connection
-    notify = None
-    if isinstance(workDoneToken, int | str) and not isinstance(workDoneToken, bool):
-
-        def notify(value: dict[str, Any]) -> None:
-            connection.send_progress(PROGRESS, {"token": workDoneToken, "value": value})
-
     peer = _peer(ctx)
-    audit = ctx.services.audit
-
-    def deliver(result: dict[str, Any]) -> None:
-        audit.async_result(
-            peer=peer, agent=request.dialect.value, event=request.event, result=result
-        )
-        if connection.is_open:
-            connection.send(notification(HOOK_ASYNC_RESULT, result))
-
-    ports = FirePorts(
-        notify=notify,
-        ask_client=connection.ask if request.client_handlers else None,
-        deliver=deliver,
-    )
+    ports = _ports(ctx, request, peer, workDoneToken)
     started = _start(ctx, request, peer, ports)
     if started.now is not None:
         return Success(started.now)
@@ -121,8 +101,9 @@ def start_relay(
         request, integration = relay_request(params, ctx.services.settings, ctx.request_id)
     except RelayRefused as refused:
         return Success(refused.answer.wire())
+    peer = _peer(ctx)
     try:
-        started = _start(ctx, request, _peer(ctx), NO_PORTS)
+        started = _start(ctx, request, peer, _ports(ctx, request, peer))
     except JsonRpcError as refused:  # nested too deep
         reason = f"hookd refused the event: {refused.message} ({refused.code}): {refused.data}"
         return Success(relay_failing(integration, params, reason).wire())
@@ -157,6 +138,29 @@ def _relay_params(
         if not fine:
             raise JsonRpcError(INVALID_PARAMS, "Invalid params", says)
     return RelayParams(agent, tuple(args), stdin, os.path.normpath(cwd), env, on_error == "block")
+
+
+def _ports(ctx: RequestContext, request: FireRequest, peer: Peer, token: Any = None) -> FirePorts:
+    """How a fire reaches its connection: progress for a ``workDoneToken``, ``hook/run``
+    for the handler types the client offers, and background hooks' results (audited even
+    when the connection is gone, as a relay's is once it has answered)."""
+    connection = ctx.connection
+    audit = ctx.services.audit
+    notify = None
+    if isinstance(token, int | str) and not isinstance(token, bool):
+
+        def notify(value: dict[str, Any]) -> None:
+            connection.send_progress(PROGRESS, {"token": token, "value": value})
+
+    def deliver(result: dict[str, Any]) -> None:
+        audit.async_result(
+            peer=peer, agent=request.dialect.value, event=request.event, result=result
+        )
+        if connection.is_open:
+            connection.send(notification(HOOK_ASYNC_RESULT, result))
+
+    ask_client = connection.ask if request.client_handlers else None
+    return FirePorts(notify=notify, ask_client=ask_client, deliver=deliver)
 
 
 def _peer(ctx: RequestContext) -> Peer:

@@ -26,7 +26,16 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ...edits import Plan, dump_settings, emptied, handed_over, nothing_adopted, read_settings
+from ...edits import (
+    Plan,
+    dump_settings,
+    emptied,
+    handed_over,
+    not_relayed,
+    nothing_adopted,
+    read_settings,
+    without_relay,
+)
 from ...edits import hooks_section as _hooks
 from ...errors import UserError
 from ...model import Dialect, Source
@@ -159,8 +168,7 @@ def _uninstall(agent_file: str, owned_file: str, relay: str) -> Plan:
     owned, _ = read_settings(owned_file)
     notes = []
     if _hooks(owned, owned_file):
-        notes.append(f"the hooks adopted in {owned_file} will not run inside the agent until "
-                     "'hookd relay install' (or 'hookd unadopt' gives them back)")  # fmt: skip
+        notes.append(not_relayed(owned_file))
     return Plan(writes={agent_file: (agent_text, dump_settings(agent))}, notes=notes)
 
 
@@ -202,13 +210,7 @@ def _relay_groups(
 
 
 def _without_relay(hooks: dict[str, list[dict[str, Any]]]) -> dict[str, list[dict[str, Any]]]:
-    kept: dict[str, list[dict[str, Any]]] = {}
-    for event, groups in hooks.items():
-        left = [{**g, "hooks": [h for h in g.get("hooks", []) if not _is_relay(h)]}
-                for g in groups]  # fmt: skip
-        if any(g["hooks"] for g in left):
-            kept[event] = [g for g in left if g["hooks"]]
-    return kept
+    return without_relay(hooks, _is_relay)
 
 
 def _is_relay(handler: Any) -> bool:

@@ -23,13 +23,30 @@ import os
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ...edits import Plan, dump_settings, emptied, handed_over, nothing_adopted
+from ...edits import (
+    Plan,
+    dump_settings,
+    emptied,
+    handed_over,
+    not_relayed,
+    nothing_adopted,
+    split_group,
+    without_relay,
+)
 from ...edits import hooks_section as _hooks
 from ...edits import read_settings as _read
 from ...errors import UserError
 from ...model import Dialect
 from .. import integration
-from ..integration import AdoptAction, HttpEntry, PlanOptions, RelayCall, RelayFacts, text
+from ..integration import (
+    AdoptAction,
+    HttpEntry,
+    PlanOptions,
+    RelayCall,
+    RelayFacts,
+    add_group,
+    text,
+)
 from ..relay_entries import RELAY_COMMAND, shell_word
 from . import http_relay, rules
 from .dialect import adopted_path
@@ -87,9 +104,9 @@ def _adopt(agent_file: str, owned_file: str, relay: str) -> Plan:
     moved = 0
     for event, groups in _hooks(agent, agent_file).items():
         for group in groups:
-            stay, take = _split(group, event, notes)
+            stay, take = split_group(group, event, notes, _not_adoptable)
             if take:
-                _add_group(owned, event, {**group, "hooks": take})
+                add_group(owned, event, {**group, "hooks": take})
                 moved += len(take)
             if stay:
                 kept.setdefault(event, []).append({**group, "hooks": stay})
@@ -114,7 +131,7 @@ def _unadopt(agent_file: str, owned_file: str, relay: str) -> Plan:
     returned = 0
     for event, groups in _hooks(owned, owned_file).items():
         for group in groups:
-            _add_group(agent, event, group)
+            add_group(agent, event, group)
             returned += len(group.get("hooks", []))
     owned.pop("hooks", None)
     plan = Plan({agent_file: (agent_text, dump_settings(agent))},
@@ -170,25 +187,8 @@ def _uninstall(agent_file: str, owned_file: str, relay: str) -> Plan:
     owned, _ = _read(owned_file)
     notes = []
     if _hooks(owned, owned_file):
-        notes.append(f"the hooks adopted in {owned_file} will not run inside the agent until "
-                     "'hookd relay install' (or 'hookd unadopt' gives them back)")  # fmt: skip
+        notes.append(not_relayed(owned_file))
     return Plan({agent_file: (agent_text, dump_settings(agent))}, notes)
-
-
-def _split(group: dict[str, Any], event: str, notes: list[str]) -> tuple[list[Any], list[Any]]:
-    """The group's handlers that stay with the agent, and those hookd takes."""
-    stay: list[Any] = []
-    take: list[Any] = []
-    for handler in group.get("hooks", []):
-        why = _not_adoptable(handler)
-        if why is None:
-            take.append(handler)
-            continue
-        stay.append(handler)
-        if why:
-            notes.append(f"{event}: {handler.get('command') or handler.get('type')!r} stays "
-                         f"with the agent: {why}")  # fmt: skip
-    return stay, take
 
 
 def _not_adoptable(handler: Any) -> str | None:
@@ -225,28 +225,12 @@ def _timeout(event: str, handler: dict[str, Any]) -> float:
 
 
 def _drop_relay(settings: dict[str, Any]) -> None:
-    hooks = settings.get("hooks")
-    if not isinstance(hooks, dict):
-        return
-    for event in list(hooks):
-        groups = [
-            {**g, "hooks": [h for h in g.get("hooks", []) if _not_adoptable(h) != ""]}
-            for g in hooks[event] if isinstance(g, dict)
-        ]  # fmt: skip
-        hooks[event] = [g for g in groups if g["hooks"]]
-        if not hooks[event]:
-            del hooks[event]
+    if isinstance(settings.get("hooks"), dict):
+        settings["hooks"] = without_relay(settings["hooks"], _is_relay)
 
 
-def _add_group(settings: dict[str, Any], event: str, group: dict[str, Any]) -> None:
-    """Append the group's handlers to a group with the same matcher (each handler once)."""
-    groups = settings.setdefault("hooks", {}).setdefault(event, [])
-    same = next((g for g in groups if g.get("matcher") == group.get("matcher")), None)
-    if same is None:
-        groups.append(dict(group))
-        return
-    present = same.get("hooks", [])
-    same["hooks"] = [*present, *(h for h in group.get("hooks", []) if h not in present)]
+def _is_relay(handler: Any) -> bool:
+    return _not_adoptable(handler) == ""
 
 
 _ACTIONS: dict[AdoptAction, Callable[[str, str, str], Plan]] = {

@@ -11,7 +11,6 @@ wired for file hooks today").
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import time
@@ -424,7 +423,7 @@ def _js_falsy(value: object) -> bool:
 
 
 def _js(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    return to_json_bytes(value).decode()
 
 
 def iso_timestamp() -> str:

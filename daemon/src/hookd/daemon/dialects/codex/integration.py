@@ -1,0 +1,270 @@
+"""How Codex CLI reaches hookd: ``hookd adopt --agent codex``, its relay entries, its review.
+
+    hookd adopt --agent codex --scope user        # ~/.codex/hooks.json (CODEX_HOME moves it)
+    hookd adopt --agent codex --scope project     # <project>/.codex/hooks.json
+
+``adopt`` moves the command hooks of the scope's ``hooks.json`` into the hookd-owned file
+of the same layer (``dialect.adopted_path``: read with Codex's rules at the same place),
+then writes one relay entry per event in their place (``<this installation's
+hookd-relay> codex``), and pins each relay entry as reviewed in the user's
+``config.toml`` (``review``): Codex runs a hook of a user's or a project's files only
+once it is reviewed, and skips it in silence before. Hooks hookd cannot run for the agent
+stay where they are, and the plan says why: ``async`` hooks (their answer comes after the
+relay returned), ``mcp_tool`` handlers (Codex's MCP connections), handlers Codex itself
+skips; the ``[hooks]`` of ``config.toml`` stay too (move them to ``hooks.json`` to hand
+them over).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from ...edits import (
+    Plan,
+    dump_settings,
+    emptied,
+    handed_over,
+    not_relayed,
+    nothing_adopted,
+    split_group,
+    without_relay,
+)
+from ...edits import hooks_section as _hooks
+from ...edits import read_settings as _read
+from ...errors import UserError
+from ...model import Dialect
+from .. import integration
+from ..integration import (
+    AdoptAction,
+    HttpEntry,
+    PlanOptions,
+    RelayAnswer,
+    RelayCall,
+    RelayFacts,
+    add_group,
+    text,
+)
+from ..relay_entries import RELAY_COMMAND, shell_word
+from . import review
+from .config import CONFIG_FILE, HOOKS_FILE
+from .dialect import adopted_path
+from .events import DEFAULT_TIMEOUT_S, SHORT_CAP_S, SHORT_EVENTS
+
+DIALECT = Dialect.CODEX
+ADOPT_SCOPES: Mapping[str, str] = {
+    "user": "~/.codex/hooks.json ($CODEX_HOME/hooks.json)",
+    "project": "<project>/.codex/hooks.json",
+}
+RELAY = RelayFacts(entry_args=0, event_key="hook_event_name")
+HTTP_ENTRY: HttpEntry | None = None
+RELAY_ARGUMENT = "codex"
+RELAY_MARGIN_S = 10
+"""How much longer the relay entry may run than the slowest hook it relays."""
+relay_entry = integration.no_entry
+relay_answer = integration.native_answer
+
+
+def failing_answer(message: str, block: bool) -> RelayAnswer:
+    """Blocking: exit 2 with the line on stderr (Codex blocks a tool, a prompt or a stop
+    with it). Letting the action go on: the line as a ``systemMessage``, which Codex shows
+    the user as a warning (a plain failing hook would show only ``hook exited with code
+    1``)."""
+    if block:
+        return RelayAnswer("", message + "\n", 2)
+    return RelayAnswer(json.dumps({"systemMessage": message}), message + "\n", 0)
+
+
+def relay_roots(call: RelayCall) -> tuple[str, ...]:
+    """The project of the session's folder (the event's ``cwd``): the nearest folder
+    holding ``.git``, as Codex finds its project, else the folder itself."""
+    cwd = os.path.join(call.cwd, text(call.payload.get("cwd")) or call.cwd)
+    folder = os.path.normpath(cwd)
+    while True:
+        if os.path.lexists(os.path.join(folder, ".git")):
+            return (folder,)
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return (os.path.normpath(cwd),)
+        folder = parent
+
+
+def plan(action: AdoptAction, home: str, scope: str, project: str, options: PlanOptions) -> Plan:
+    user_folder = _user_folder(home, options.environ)
+    folder = user_folder if scope == "user" else os.path.join(project, ".codex")
+    agent_file = os.path.join(folder, HOOKS_FILE)
+    owned_file = adopted_path(home, None if scope == "user" else project)
+    config_file = os.path.join(user_folder, CONFIG_FILE)
+    return _ACTIONS[action](agent_file, owned_file, config_file, options.relay)
+
+
+def _user_folder(home: str, environ: Mapping[str, str]) -> str:
+    """``$CODEX_HOME`` when it names a folder path, else ``~/.codex``."""
+    moved = environ.get("CODEX_HOME", "").strip()
+    return moved if os.path.isabs(moved) else os.path.join(home, ".codex")
+
+
+def _adopt(agent_file: str, owned_file: str, config_file: str, relay: str) -> Plan:
+    """Move the file's command hooks into the hookd-owned file; relay their events."""
+    agent, agent_text = _read(agent_file)
+    owned, owned_text = _read(owned_file)
+    notes: list[str] = []
+    kept: dict[str, list[Any]] = {}
+    moved = 0
+    for event, groups in _hooks(agent, agent_file).items():
+        for group in groups:
+            stay, take = split_group(group, event, notes, _not_adoptable)
+            if take:
+                owned.setdefault("hooks", {}).setdefault(event, []).append({**group, "hooks": take})
+                moved += len(take)
+            if stay:
+                kept.setdefault(event, []).append({**group, "hooks": stay})
+    agent["hooks"] = _without_relay(kept)
+    notes[:0] = handed_over(moved, agent_file, owned_file, bool(_hooks(owned, owned_file)))
+    plan = _relayed(agent, agent_file, agent_text, owned, config_file, relay, notes)
+    plan.writes[owned_file] = (owned_text, dump_settings(owned))
+    _toml_hooks_note(config_file, agent_file, plan)
+    return plan
+
+
+def _unadopt(agent_file: str, owned_file: str, config_file: str, relay: str) -> Plan:
+    """Give the adopted hooks back to the agent's file; take out the relay entries and
+    their review."""
+    agent, agent_text = _read(agent_file)
+    owned, owned_text = _read(owned_file)
+    agent["hooks"] = _without_relay(_hooks(agent, agent_file))
+    returned = 0
+    for event, groups in _hooks(owned, owned_file).items():
+        for group in groups:
+            add_group(agent, event, group)
+            returned += len(group.get("hooks", []))
+    owned.pop("hooks", None)
+    plan = Plan({agent_file: (agent_text, dump_settings(agent))},
+                [f"{returned} hook(s) given back to {agent_file}"])  # fmt: skip
+    _unpinned(config_file, agent_file, plan)
+    emptied(plan, owned_file, owned, owned_text)
+    return plan
+
+
+def _install(agent_file: str, owned_file: str, config_file: str, relay: str) -> Plan:
+    """Write the relay entries (and their review) for the events hookd holds hooks for."""
+    agent, agent_text = _read(agent_file)
+    owned, _ = _read(owned_file)
+    if not _hooks(owned, owned_file):
+        raise UserError(nothing_adopted(owned_file))
+    agent["hooks"] = _without_relay(_hooks(agent, agent_file))
+    notes = [f"relaying {', '.join(sorted(_hooks(owned, owned_file)))}"]
+    return _relayed(agent, agent_file, agent_text, owned, config_file, relay, notes)
+
+
+def _uninstall(agent_file: str, owned_file: str, config_file: str, relay: str) -> Plan:
+    """Remove the relay entries and their review (adopted hooks then do not run)."""
+    agent, agent_text = _read(agent_file)
+    agent["hooks"] = _without_relay(_hooks(agent, agent_file))
+    owned, _ = _read(owned_file)
+    notes = []
+    if _hooks(owned, owned_file):
+        notes.append(not_relayed(owned_file))
+    plan = Plan({agent_file: (agent_text, dump_settings(agent))}, notes)
+    _unpinned(config_file, agent_file, plan)
+    return plan
+
+
+def _relayed(
+    agent: dict[str, Any],
+    agent_file: str,
+    agent_text: str | None,
+    owned: dict[str, Any],
+    config_file: str,
+    relay: str,
+    notes: list[str],
+) -> Plan:
+    """The agent's file with one relay entry per adopted event, and their review."""
+    hooks = agent.setdefault("hooks", {})
+    command = f"{shell_word(relay)} {RELAY_ARGUMENT}"
+    pins: dict[str, str] = {}
+    for event, groups in _hooks(owned, "").items():
+        timeout = _relay_timeout(event, groups)
+        hooks.setdefault(event, []).append(
+            {"hooks": [{"type": "command", "command": command, "timeout": timeout}]}
+        )
+        where = review.key(agent_file, event, len(hooks[event]) - 1, 0)
+        pins[where] = review.trusted_hash(event, None, command, _effective(event, timeout))
+    config_text = _text_of(config_file)
+    kept = review.without_pins(config_text or "")
+    new_config, said = review.with_pins(kept, pins, config_file)
+    plan = Plan({agent_file: (agent_text, dump_settings(agent))}, notes + said)
+    if new_config != (config_text or ""):
+        plan.writes[config_file] = (config_text, new_config)
+    if pins:
+        plan.notes.append(f"the relay entries are marked reviewed for Codex in {config_file}")
+    return plan
+
+
+def _unpinned(config_file: str, agent_file: str, plan: Plan) -> None:
+    """Take hookd's review blocks for ``agent_file``'s relay entries out of the config."""
+    config_text = _text_of(config_file)
+    if config_text is None:
+        return
+    remaining = review.without_pins(config_text)
+    if remaining != config_text:
+        plan.writes[config_file] = (config_text, remaining)
+
+
+def _toml_hooks_note(config_file: str, agent_file: str, plan: Plan) -> None:
+    """Hooks in the ``[hooks]`` of the layer's ``config.toml`` stay with Codex: say so."""
+    layer_config = os.path.join(os.path.dirname(agent_file), CONFIG_FILE)
+    text_ = _text_of(layer_config)
+    if text_ is not None and "[hooks." in text_.replace("[hooks.state", ""):
+        plan.notes.append(f"the [hooks] of {layer_config} stay with Codex: move them to "
+                          f"{agent_file} and adopt again to hand them over")  # fmt: skip
+
+
+def _text_of(path: str) -> str | None:
+    try:
+        with open(path, encoding="utf-8") as file:
+            return file.read()
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UserError(f"cannot read {path}: {exc}") from None
+
+
+def _relay_timeout(event: str, groups: list[dict[str, Any]]) -> int:
+    timeouts = [_effective(event, h.get("timeout")) for g in groups for h in g.get("hooks", [])]
+    longest = max(timeouts, default=_effective(event, None))
+    return longest + RELAY_MARGIN_S if event not in SHORT_EVENTS else SHORT_CAP_S
+
+
+def _effective(event: str, given: Any) -> int:
+    """The timeout Codex gives a handler that says ``given`` (seconds)."""
+    seconds = given if type(given) is int and given >= 0 else None
+    if event in SHORT_EVENTS:
+        return min(max(seconds if seconds is not None else 1, 1), SHORT_CAP_S)
+    return max(seconds, 1) if seconds is not None else DEFAULT_TIMEOUT_S
+
+
+def _not_adoptable(handler: Any) -> str | None:
+    """Why hookd cannot run this handler for the agent ("" for the relay itself)."""
+    if not isinstance(handler, dict):
+        return "not a handler object"
+    if handler.get("type") == "command" and RELAY_COMMAND.search(str(handler.get("command", ""))):
+        return ""
+    if handler.get("type") != "command":
+        return f"a {handler.get('type')!r} handler needs the agent itself"
+    if handler.get("async"):
+        return "an async hook answers after the relay has returned"
+    return None
+
+
+def _without_relay(hooks: dict[str, list[dict[str, Any]]]) -> dict[str, list[dict[str, Any]]]:
+    return without_relay(hooks, lambda handler: _not_adoptable(handler) == "")
+
+
+_ACTIONS: dict[AdoptAction, Callable[[str, str, str, str], Plan]] = {
+    "adopt": _adopt, "unadopt": _unadopt, "install": _install, "uninstall": _uninstall,
+}  # fmt: skip
+"""Each action's plan from (the agent's file, the hookd-owned file, the user's
+``config.toml``, the relay's path)."""
