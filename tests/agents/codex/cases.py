@@ -153,8 +153,14 @@ class Case:
     codex_home: str | None = None
     """``CODEX_HOME`` when not the default ``~/.codex`` (placeholders filled in)."""
     plugin: Plugin | None = None
-    hookd_differs: str = ""
-    """hookd answers otherwise by design: why (the case pins the difference)."""
+    differs: str = ""
+    """hookd answers otherwise by design (docs/compatibility.md, Codex CLI, "Deliberate
+    differences"): why. The case then pins the difference: the hooks hookd runs that
+    Codex does not (``hookd_also``) or not the ones Codex runs (``hookd_not``), or that it
+    blocks (``hookd_blocks``); what the hooks both ran were given is still compared."""
+    hookd_also: tuple[str, ...] = ()
+    hookd_not: tuple[str, ...] = ()
+    hookd_blocks: bool = False
     xfail: str | None = None
 
 
@@ -194,6 +200,10 @@ def toml_hook(name: str, event: str = "PreToolUse", matcher: str = "Bash") -> st
             f'type = "command"\ncommand = "{{hooks}}/{name}.sh"\n')  # fmt: skip
 
 
+OWN_TRUST = ("Codex's hook review (a trusted_hash per hook) is not hookd's: under hookd a "
+             "workspace's hooks run once `hookd allow` trusts them")
+NO_REQUIREMENTS = ("hookd does not read /etc/codex/requirements.toml (its hooks, "
+                   "allow_managed_hooks_only)")
 W = Hook("w")
 """A witness: a silent hook on the case's event that always runs, so hookd gets the
 agent's payload even when the hook under test does not run."""
@@ -686,6 +696,15 @@ CASES: list[Case] = [
         event="PostToolUse", tool_command=WITH_OUTPUT,
     ),
     Case(
+        "post-invalid-output",
+        "an unknown key or a JSON array is invalid PostToolUse output; exit 1 is a failure",
+        (Hook("a", stdout=out({"foo": 1})), Hook("b", stdout="[1]"), Hook("c", exit=1, stderr="x")),
+        Does(runs={"a": ("failed", "error: hook returned invalid post-tool-use JSON output"),
+                   "b": ("failed", "error: hook returned invalid post-tool-use JSON output"),
+                   "c": FAILED_1}),
+        event="PostToolUse", tool_command=WITH_OUTPUT,
+    ),
+    Case(
         "post-system-message",
         "a systemMessage is a warning for the user; the output stays",
         (Hook("a", stdout=out({"systemMessage": "ran it"})),),
@@ -739,6 +758,16 @@ CASES: list[Case] = [
         "a reason without a decision and suppressOutput are accepted silently",
         (Hook("a", stdout=out({"reason": "fyi"})), Hook("b", stdout=out({"suppressOutput": True}))),
         Does(),
+        event="UserPromptSubmit", matcher=None,
+    ),
+    Case(
+        "prompt-invalid-output",
+        "an unknown key or a JSON array is invalid UserPromptSubmit output (Codex's words "
+        "name the event with spaces); exit 1 is a failure",
+        (Hook("a", stdout=out({"foo": 1})), Hook("b", stdout="[1]"), Hook("c", exit=1, stderr="x")),
+        Does(runs={"a": ("failed", "error: hook returned invalid user prompt submit JSON output"),
+                   "b": ("failed", "error: hook returned invalid user prompt submit JSON output"),
+                   "c": FAILED_1}),
         event="UserPromptSubmit", matcher=None,
     ),
     Case(
@@ -829,10 +858,14 @@ CASES: list[Case] = [
         event="SessionStart", matcher=None,
     ),
     Case(
-        "session-start-decision-invalid",
-        "a decision is invalid SessionStart output",
-        (Hook("a", stdout=out({"decision": "block", "reason": "x"})),),
-        Does(runs={"a": ("failed", "error: hook returned invalid session start JSON output")}),
+        "session-start-invalid-output",
+        "a decision or a JSON array is invalid SessionStart output (Codex's words name the "
+        "event with a space); exit 1 is a failure",
+        (Hook("a", stdout=out({"decision": "block", "reason": "x"})), Hook("b", stdout="[1]"),
+         Hook("c", exit=1, stderr="x")),
+        Does(runs={"a": ("failed", "error: hook returned invalid session start JSON output"),
+                   "b": ("failed", "error: hook returned invalid session start JSON output"),
+                   "c": FAILED_1}),
         event="SessionStart", matcher=None,
     ),
     Case(
@@ -877,12 +910,14 @@ CASES: list[Case] = [
     ),
     Case(
         "interrupt-other-answers-fail",
-        "plain text, another key and exit 2 are failed Interrupt hooks",
-        (Hook("a", stdout="plain"), Hook("b", stdout=out({"continue": False})), Hook("c", exit=2, stderr="x")),
+        "plain text, another key, exit 2 and exit 1 are failed Interrupt hooks",
+        (Hook("a", stdout="plain"), Hook("b", stdout=out({"continue": False})),
+         Hook("c", exit=2, stderr="x"), Hook("d", exit=1, stdout=out({"systemMessage": "x"}))),
         Does(ran=False, requests=1, turn="interrupted", runs={
             "a": ("failed", "error: Interrupt hook returned non-JSON stdout"),
             "b": ("failed", "error: hook returned invalid interrupt hook JSON output"),
             "c": ("failed", "error: hook exited with code 2"),
+            "d": FAILED_1,
         }),
         event="Interrupt", matcher=None, interrupt=True, tool_command=SLOW,
     ),
@@ -917,10 +952,13 @@ CASES: list[Case] = [
     Case(
         "post-model-request",
         "PostModelRequest runs after every model response, with the token usage; its "
-        "output is not read (a systemMessage is not shown)",
+        "output is not read (a systemMessage is not shown, invalid JSON is no error); a "
+        "non-zero exit fails it with stderr as the error",
         (Hook("a", stdout=out({"systemMessage": "after model"})),
-         Hook("b", stdout=out({"decision": "block", "reason": "x"})), Hook("c", stdout="{")),
-        Does(counts={"a": 2, "b": 2, "c": 2}),
+         Hook("b", stdout=out({"decision": "block", "reason": "x"})), Hook("c", stdout="{"),
+         Hook("d", exit=2, stderr="post model two"), Hook("e", exit=1, stderr="post model one")),
+        Does(runs={"d": ("failed", "error: post model two"), "e": ("failed", "error: post model one")},
+             counts=dict.fromkeys("abcde", 2)),
         event="PostModelRequest", matcher=None,
     ),
     # -- where hooks are read, in which order ----------------------------------------
@@ -971,6 +1009,8 @@ CASES: list[Case] = [
                                                                 layers=("project",))),
         Does(developer=("user",), counts={"b": 0}),
         mode="exec", trust_project=False,
+        differs="Codex's project trust (trust_level) is not hookd's: a workspace hookd trusts "
+        "has its .codex/ hooks run", hookd_also=("b",),
     ),
     Case(
         "sources-app-server-trusts-its-folder",
@@ -1071,12 +1111,14 @@ CASES: list[Case] = [
         "a hook nobody reviewed (no trusted_hash) is skipped without a word",
         (W, Hook("a", exit=2, stderr="never", trusted=False)),
         Does(counts={"a": 0}),
+        differs=OWN_TRUST, hookd_also=("a",),
     ),
     Case(
         "trust-modified-skipped",
         "a hook whose definition changed since its review (another hash) is skipped",
         (W, Hook("a", exit=2, stderr="never", state={"trusted_hash": "sha256:" + "0" * 64})),
         Does(counts={"a": 0}),
+        differs=OWN_TRUST, hookd_also=("a",),
     ),
     Case(
         "trust-disabled",
@@ -1198,8 +1240,8 @@ CASES: list[Case] = [
         "blocks a guard event",
         (Hook("a", command="{script}; head -c 17825792 /dev/zero | tr '\\0' x", stdout="{"),),
         Does(runs={"a": ("failed", "error: hook returned invalid pre-tool-use JSON output")}),
-        hookd_differs="hookd's never-ran rule: a hook whose output hookd could not take blocks "
-        "PreToolUse (Codex fails open)",
+        differs="hookd's never-ran rule: a hook whose output hookd could not take blocks "
+        "PreToolUse (Codex fails open)", hookd_blocks=True,
     ),
     # -- compaction (thread/compact/start: trigger manual) --------------------------------
     Case(
@@ -1224,14 +1266,27 @@ CASES: list[Case] = [
     ),
     Case(
         "compact-pre-exit2",
-        "PreCompact exit 2 is a failure whose error is stderr; compaction goes on; a "
-        "decision is invalid output",
+        "PreCompact exit 2 or 1 is a failure whose error is stderr; compaction goes on; a "
+        "decision is invalid output (Codex's words name the event PreCompact)",
         (Hook("a", exit=2, stderr="not now"), Hook("c", stdout=out({"decision": "block"})),
-         Hook("b", event="PostCompact")),
+         Hook("d", exit=1, stderr=" pre compact one \n"), Hook("b", event="PostCompact")),
         Does(runs={"a": ("failed", "error: not now"),
-                   "c": ("failed", "error: hook returned invalid PreCompact hook JSON output")},
+                   "c": ("failed", "error: hook returned invalid PreCompact hook JSON output"),
+                   "d": ("failed", "error: pre compact one")},
              requests=3, prompts=(COMPACTION_PROMPT,)),
         event="PreCompact", matcher=None, compact=True,
+    ),
+    Case(
+        "compact-post-failures",
+        "PostCompact: exit 2 fails with stderr as the error; a decision or an array is "
+        "invalid output",
+        (Hook("b", exit=2, stderr="post compact two"), Hook("c", stdout=out({"decision": "block"})),
+         Hook("d", stdout="[1]")),
+        Does(runs={"b": ("failed", "error: post compact two"),
+                   "c": ("failed", "error: hook returned invalid PostCompact hook JSON output"),
+                   "d": ("failed", "error: hook returned invalid PostCompact hook JSON output")},
+             requests=3, prompts=(COMPACTION_PROMPT,)),
+        event="PostCompact", matcher=None, compact=True,
     ),
     # -- subagents ([features] multi_agent_v2, the collaboration tools) ------------------
     Case(
@@ -1275,6 +1330,7 @@ CASES: list[Case] = [
         Does(ran=False, runs={"a": ("completed", "context: user first"),
                               "p": ("blocked", "feedback: the plugin says no")},
              developer=("user first",), output=blocked("the plugin says no")),
+        differs="hookd does not read plugins' hooks", hookd_not=("p",),
     ),
     Case(
         "plugin-untrusted",
@@ -1293,6 +1349,7 @@ CASES: list[Case] = [
         Does(runs={"a": ("completed", "context: user"), "s": ("completed", "context: system config"),
                    "m": ("completed", "context: requirements")},
              developer=("requirements", "system config", "user")),
+        differs=NO_REQUIREMENTS, hookd_not=("m",),
         files={"{system}/etc/codex/config.toml": toml_hook("s"),
                "{system}/etc/codex/requirements.toml": toml_hook("m")},
     ),
@@ -1304,7 +1361,31 @@ CASES: list[Case] = [
          Hook("m", layers=(), stdout=pre(additionalContext="managed"))),
         Does(runs={"m": ("completed", "context: managed")}, developer=("managed",),
              counts={"a": 0, "b": 0}),
+        differs=NO_REQUIREMENTS, hookd_not=("m",), hookd_also=("a", "b"),
         files={"{system}/etc/codex/requirements.toml": "allow_managed_hooks_only = true\n"
                + toml_hook("m")},
+    ),
+    Case(
+        "subagent-start-outputs",
+        "SubagentStart: plain stdout is context for the subagent; an unknown key is invalid "
+        "(\"subagent start\"); exit 2 is an ordinary failure",
+        (Hook("a", event="SubagentStart", stdout=out({"foo": 1})),
+         Hook("b", event="SubagentStart", stdout="plain sub start"),
+         Hook("e", event="SubagentStart", exit=2, stderr="x")),
+        Does(runs={"a": ("failed", "error: hook returned invalid subagent start JSON output"),
+                   "b": ("completed", "context: plain sub start"),
+                   "e": ("failed", "error: hook exited with code 2")},
+             sub_developer=("plain sub start",), requests=3, sub_requests=2),
+        event="SubagentStart", matcher=None, **SUBAGENT,
+    ),
+    Case(
+        "subagent-stop-invalid",
+        "SubagentStop: an unknown key and plain stdout are invalid (\"subagent stop hook\")",
+        (Hook("c", event="SubagentStop", stdout=out({"foo": 1})),
+         Hook("d", event="SubagentStop", stdout="plain")),
+        Does(runs={"c": ("failed", "error: hook returned invalid subagent stop hook JSON output"),
+                   "d": ("failed", "error: hook returned invalid subagent stop hook JSON output")},
+             requests=3, sub_requests=2),
+        event="SubagentStop", matcher=None, **SUBAGENT,
     ),
 ]

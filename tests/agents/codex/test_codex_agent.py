@@ -607,10 +607,24 @@ async def fire_hookd(case: Case, places: dict[str, Path], settings: Settings) ->
             result: dict[str, Any] = await rpc.fire(
                 "codex", case.event, [str(places["cwd"])], json.loads(raw), env=env
             )
+            # Every background hook's result: each has then written what it was given.
+            result["delivered"] = await _async_results(rpc, result)
         finally:
             await rpc.call("shutdown")
             await rpc.aclose()
     return result
+
+
+async def _async_results(rpc: RpcClient, result: dict[str, Any]) -> list[dict[str, Any]]:
+    """The ``hook/asyncResult`` of every hook the fire sent to the background (30 s at
+    most: a missing one fails the case)."""
+    expected = sum(1 for entry in result["asyncStarted"] if "notStarted" not in entry)
+    with trio.fail_after(30):
+        while sum(1 for n in rpc.notifications if n["method"] == "hook/asyncResult") < expected:
+            message = await rpc.recv()
+            if isinstance(message, dict) and "method" in message:
+                rpc.notifications.append(message)
+    return [n["params"] for n in rpc.notifications if n["method"] == "hook/asyncResult"]
 
 
 def _records(folder: Path, hooks: set[str]) -> dict[str, bytes]:
@@ -618,6 +632,16 @@ def _records(folder: Path, hooks: set[str]) -> dict[str, bytes]:
     return {path.name: path.read_bytes() for path in sorted(folder.iterdir())
             if path.name.partition(".")[0] in hooks
             and re.search(r"\.(stdin|args|env|cwd)\.0$", path.name)}  # fmt: skip
+
+
+def _same_out(name: str, mine: dict[str, bytes], my_out: Path, theirs: dict[str, bytes],
+              their_out: Path) -> tuple[bytes, bytes]:  # fmt: skip
+    """A record of both runs, each's own ``HOOK_OUT`` folder written ``OUT`` (the stdin is
+    compared as it is: hookd was given the agent's payload)."""
+    a, b = mine.get(name, b""), theirs.get(name, b"")
+    if ".stdin." in name:
+        return a, b
+    return a.replace(str(my_out).encode(), b"OUT"), b.replace(str(their_out).encode(), b"OUT")
 
 
 def _most_at_once(log: Path) -> int:
@@ -629,7 +653,37 @@ def _most_at_once(log: Path) -> int:
     return most
 
 
-ACTION_BLOCK_EVENTS = ("PreToolUse", "PermissionRequest", "PostToolUse")
+FIRST_REASON_EVENTS = ("PreToolUse", "PermissionRequest", "UserPromptSubmit")
+"""Events where Codex shows the first blocking hook's reason (in configured order); on the
+others (PostToolUse's replaced output, a Stop's next prompt) every blocker's, in order."""
+UNREPORTED_EVENTS = ("SessionEnd",)
+"""Events whose runs app-server never reports (the thread is gone)."""
+
+
+def _first_runs(agent: dict[str, Any], event: str) -> list[dict[str, Any]]:
+    """The first run of each of the event's handlers, in configured order."""
+    firsts: dict[int, dict[str, Any]] = {}
+    for run in agent["runs"]:
+        if run["eventName"] == _camel(event):
+            firsts.setdefault(run["displayOrder"], run)
+    return [firsts[order] for order in sorted(firsts)]
+
+
+def _texts(runs: list[dict[str, Any]], kind: str) -> list[str]:
+    return [e["text"] for run in runs for e in run["entries"] if e["kind"] == kind]
+
+
+def expected_action(event: str, blocked: bool, stopped: bool) -> str:
+    """What Codex did next, in the fire result's words (``action``)."""
+    if event in ("Stop", "SubagentStop"):
+        return "proceed" if blocked else "stop"  # a block makes Codex go on; else the turn ends
+    if event == "PostToolUse":
+        return "block" if blocked or stopped else "proceed"  # the output replaced, it goes on
+    if event == "UserPromptSubmit":
+        return "stop" if blocked or stopped else "proceed"  # no model request
+    if event in ("PreToolUse", "PermissionRequest"):
+        return "block" if blocked else "proceed"
+    return "stop" if stopped else "proceed"  # SessionStart, PreCompact: nothing happens
 
 
 def compare(case: Case, places: dict[str, Path], agent: dict[str, Any],
@@ -642,48 +696,143 @@ def compare(case: Case, places: dict[str, Path], agent: dict[str, Any],
             problems.append(f"{what}: the agent {agent_did!r}, hookd {hookd_says!r}")
 
     event = case.event
-    runs = [run for run in agent["runs"] if run["eventName"] == _camel(event)]
-    firsts: dict[str, dict[str, Any]] = {}
-    for run in runs:
-        firsts.setdefault(run["id"].rsplit(":", 1)[0] if event in _TOOL_EVENTS else run["id"], run)
-    ordered = sorted(firsts.values(), key=lambda run: run["displayOrder"])
-    statuses = [run["status"] for run in ordered]
-    blocked = "blocked" in statuses
-    if case.mode == "app-server":
-        check("blocked", blocked, hookd["blocked"])
-        reasons = [_entry(run, "feedback") for run in ordered if run["status"] == "blocked"]
-        if event in ("PreToolUse", "PermissionRequest", "UserPromptSubmit", "Stop"):
-            check("reason", reasons[0] if reasons else None, hookd["reason"])
-        errors = [_entry(run, "error") if run["status"] == "failed" else None for run in ordered]
-        check("each hook's error", errors, [hook["error"] for hook in hookd["hooks"]])
-        warnings = [e["text"] for run in ordered for e in run["entries"] if e["kind"] == "warning"]
-        check("systemMessage", "\n".join(warnings) or None, hookd["systemMessage"])
-        stopped = [run for run in ordered if run["status"] == "stopped"]
-        check("continue", not stopped, hookd["continue"])
-        if stopped:
-            check("stopReason", _entry(stopped[0], "stop"), hookd["stopReason"])
-        contexts = [e["text"] for run in ordered for e in run["entries"] if e["kind"] == "context"]
-        check("context", "\n\n".join(contexts) or None, hookd["context"])
-    if event in ("PreToolUse", "PermissionRequest"):
-        check("tool ran", agent["ran"] or agent["rewritten"], hookd["action"] != "block")
-        check("rewritten", agent["rewritten"], hookd["updatedInput"] is not None)
-    if event in ACTION_BLOCK_EVENTS and blocked:
-        check("action", "block", hookd["action"])
-    hookd_ran = hook_runs(places["hookd"])
-    agent_ran = {name: 1 for name in hook_runs(places["agent"])
-                 if any(h.name == name and (h.event or event) == event for h in case.hooks)}  # fmt: skip
-    check("hooks that ran", agent_ran, hookd_ran)
-    names = set(agent_ran)
+    names = _agent_ran(case, places)
+    runs = _fire_runs(case, places["agent"])
+    if case.differs:  # hookd runs other hooks than Codex, by design (the case says which)
+        runs = {n: c for n, c in runs.items() if n not in case.hookd_not}
+        runs.update(dict.fromkeys(case.hookd_also, 1))
+        names = (names - set(case.hookd_not)) | set(case.hookd_also)
+    check("hooks that ran (how often)", runs, _fire_runs(case, places["hookd"]))
+    if case.differs:
+        if case.hookd_blocks:
+            check("hookd blocks (never ran)", True, hookd["blocked"] and hookd["action"] == "block")
+        names -= set(case.hookd_also)  # what the others were given, not what these answered
+        agent_records = _records(places["agent"], names)
+        hookd_records = _records(places["hookd"], names)
+        check("what each hook both ran was given", agent_records.keys(), hookd_records.keys())
+        for name in agent_records:
+            check(name, *_same_out(name, agent_records, places["agent"], hookd_records,
+                                   places["hookd"]))  # fmt: skip
+        return problems
     agent_records, hookd_records = _records(places["agent"], names), _records(places["hookd"], names)
     for name in sorted(set(agent_records) | set(hookd_records)):
-        mine = agent_records.get(name, b"").replace(str(places["agent"]).encode(), b"OUT")
-        theirs = hookd_records.get(name, b"").replace(str(places["hookd"]).encode(), b"OUT")
+        mine, theirs = _same_out(name, agent_records, places["agent"], hookd_records, places["hookd"])
         if mine != theirs:
             problems.append(f"{name}: the agent gave {mine!r}, hookd {theirs!r}")
-    if case.hooks and all(hook.sleep for hook in case.hooks if hook.name in names):
+    killed = {n for n in names if not (places["agent"] / f"{n}.done.0").exists()}
+    timed_out = {_hook_name(h["command"]) for h in hookd["hooks"] if h["timedOut"]}
+    check("hooks killed at their timeout", sorted(killed), sorted(timed_out))
+    check("children left running", _alive_children(places["hookd"]), [])
+    if names and all(hook.sleep for hook in case.hooks if hook.name in names):
         check("most hooks at once", _most_at_once(places["agent"] / "order.log"),
               _most_at_once(places["hookd"] / "order.log"))  # fmt: skip
+
+    reported = case.mode == "app-server" and event not in UNREPORTED_EVENTS and not any(
+        hook.fields.get("async") for hook in case.hooks)  # fmt: skip
+    if reported:
+        runs = _first_runs(agent, event)
+        statuses = [run["status"] for run in runs]
+        blocked, stopped = "blocked" in statuses, "stopped" in statuses
+        check("hooks in order", [run["hook"] for run in runs],
+              [_hook_name(h["command"]) for h in hookd["hooks"]])  # fmt: skip
+        check("each hook failed", [status == "failed" for status in statuses],
+              [h["error"] is not None for h in hookd["hooks"]])  # fmt: skip
+        for run, hook in zip(runs, hookd["hooks"], strict=False):
+            error = _entry(run, "error")
+            if error is not None:
+                check(f"{run['hook']}'s error", error, hook["error"])
+        check("blocked", blocked, hookd["blocked"])
+        feedback = _texts([run for run in runs if run["status"] == "blocked"], "feedback")
+        stops = _texts([run for run in runs if run["status"] == "stopped"], "stop")
+        if feedback:
+            first_only = event in FIRST_REASON_EVENTS
+            check("reason", feedback[0] if first_only else "\n\n".join(feedback), hookd["reason"])
+        elif stops and event == "PostToolUse":
+            check("reason (the replaced output)", stops[0], hookd["reason"])
+        check("continue", not stopped, hookd["continue"])
+        check("stopReason", stops[0] if stops else None, hookd["stopReason"])
+        check("context", "\n\n".join(_texts(runs, "context")) or None, hookd["context"])
+        check("systemMessage", "\n".join(_texts(runs, "warning")) or None, hookd["systemMessage"])
+        check("action", expected_action(event, blocked, stopped), hookd["action"])
+    problems += _compare_effects(case, places, agent, hookd)
     return problems
+
+
+def _compare_effects(case: Case, places: dict[str, Path], agent: dict[str, Any],
+                     hookd: dict[str, Any]) -> list[str]:  # fmt: skip
+    """What the model and the tool saw, against what hookd's result says they get."""
+    problems: list[str] = []
+
+    def check(what: str, agent_did: Any, hookd_says: Any) -> None:
+        if agent_did != hookd_says:
+            problems.append(f"{what}: the agent {agent_did!r}, hookd {hookd_says!r}")
+
+    event, reason = case.event, hookd["reason"]
+    in_subagent = bool(case.subagent_turns) and event != "PreToolUse" or (
+        event == "PreToolUse" and bool(case.subagent_turns))  # fmt: skip
+    requests = agent["sub_requests"] if in_subagent else agent["requests"]
+    outputs = tool_outputs(requests)
+    if event == "PreToolUse" or (event == "PermissionRequest" and not agent["asked"]):
+        check("the tool ran", agent["ran"] or agent["rewritten"], hookd["action"] != "block")
+        check("a rewrite ran", agent["rewritten"], hookd["updatedInput"] is not None)
+        if agent["rewritten"]:
+            check("the rewrite", True, "rewritten" in json.dumps(hookd["updatedInput"]))
+    if event == "PreToolUse" and hookd["blocked"] and outputs:
+        command = json.loads(_first_stdin(case, places["agent"]) or b"{}")["tool_input"]["command"]
+        check("the model was sent", outputs[0],
+              f"Command blocked by PreToolUse hook: {reason}. Command: {command}")  # fmt: skip
+    if event == "PermissionRequest":
+        decision = "deny" if hookd["blocked"] else ("allow" if agent["ran"] else None)
+        check("the decision", "asked the user" if agent["asked"] else decision,
+              "asked the user" if hookd["decision"] is None else hookd["decision"])  # fmt: skip
+        if hookd["blocked"] and outputs:
+            check("the model was sent", outputs[0],
+                  f'exec_command failed: CreateProcess {{ message: "Rejected(\\"{reason}\\")" }}')  # fmt: skip
+    if event == "PostToolUse" and hookd["action"] == "block" and outputs:
+        check("the output the model was sent", outputs[0], reason)
+    if event in ("Stop", "SubagentStop"):
+        prompts = later_prompts(requests)
+        fragments = re.findall(r"<hook_prompt hook_run_id=\"[^\"]*\">(.*?)</hook_prompt>",
+                               prompts[0] if prompts else "", re.S)  # fmt: skip
+        check("the next prompt", "\n\n".join(fragments) or None,
+              reason if hookd["action"] == "proceed" else None)  # fmt: skip
+    delivered = hookd.get("delivered", [])
+    if delivered:  # background hooks: Codex gives their contexts to the model after the
+        # tool's output and shows their systemMessages as warnings
+        contexts = [note.get("context") for note in delivered if note.get("context")]
+        messages = [note.get("systemMessage") for note in delivered if note.get("systemMessage")]
+        check("background contexts", hook_messages(requests), contexts)
+        check("background systemMessages", [m for m in agent["shown"]
+                                             if m not in agent["warnings"]], messages)  # fmt: skip
+    if event in ("UserPromptSubmit", "SessionStart") or (
+            case.mode == "exec" and event in CONTEXT_EVENTS):  # fmt: skip
+        check("the model's developer messages", "\n\n".join(hook_messages(requests)) or None,
+              hookd["context"])  # fmt: skip
+    return problems
+
+
+def _fire_runs(case: Case, folder: Path) -> dict[str, int]:
+    """How often each hook ran with the payload hookd was fired with (the agent may fire
+    the event again later: a second model request, a Stop after a Stop block)."""
+    payload = _first_stdin(case, folder)
+    counts: dict[str, int] = {}
+    for path in folder.glob("*.stdin.*"):
+        if path.read_bytes() == payload:
+            name = path.name.partition(".stdin.")[0]
+            counts[name] = counts.get(name, 0) + 1
+    return counts
+
+
+def _agent_ran(case: Case, places: dict[str, Path]) -> set[str]:
+    """The hooks of the case's event that ran in the agent."""
+    return {name for name in hook_runs(places["agent"])
+            if any(h.name == name and (h.event or case.event) == case.event
+                   for h in case.hooks)}  # fmt: skip
+
+
+def _hook_name(command: str) -> str:
+    found = re.search(r"/hooks/([\w-]+)\.sh", command or "")
+    return found.group(1) if found else command
 
 
 _TOOL_EVENTS = ("PreToolUse", "PermissionRequest", "PostToolUse")
@@ -729,4 +878,5 @@ async def test_codex_agent_and_hookd_agree(case: Case, ahead: Ahead, settings: S
     if os.environ.get("CODEX_AGENT_ONLY"):  # DEV ONLY, removed before the end
         return
     hookd = await fire_hookd(case, places, settings)
-    assert compare(case, places, agent, hookd) == []
+    problems = compare(case, places, agent, hookd)
+    assert problems == [], "\n".join(problems) + "\nhookd: " + json.dumps(hookd)[:3000]
