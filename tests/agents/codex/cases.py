@@ -402,6 +402,18 @@ CASES: list[Case] = [
              developer=("first note", "second note")),
     ),
     Case(
+        "pre-context-over-its-limit",
+        "a context over the hook's additionalContextLimit (about 4 characters a token) "
+        "reaches the model cut, the whole saved under $TMPDIR/hook_outputs/; the user is "
+        "shown all of it",
+        (Hook("a", fields={"additionalContextLimit": 30},
+              stdout=pre(additionalContext="line one of the context\n" + "x" * 300 + "\nthe end")),),
+        Does(runs={"a": ("completed", "context: line one of the context\n" + "x" * 300 + "\nthe end")},
+             developer=("re:Warning: truncated output \\(original token count: 83\\)\nTotal output "
+                        "lines: 3\n\n\u202683 tokens truncated\u2026\n\nFull hook output saved to: "
+                        "{tmp}/hook_outputs/[0-9a-f-]+/[0-9a-f-]+\\.txt",)),
+    ),
+    Case(
         "pre-context-beside-deny",
         "a context is kept when another hook blocks",
         (Hook("a", stdout=pre(additionalContext="keep this")),
@@ -923,10 +935,12 @@ CASES: list[Case] = [
     ),
     Case(
         "interrupt-default-timeout",
-        "Interrupt's default timeout is 1 s",
-        (Hook("a", sleep=3),),
-        Does(ran=False, requests=1, turn="interrupted", killed=("a",),
-             runs={"a": ("failed", "error: hook timed out after 1s")}),
+        "Interrupt's default timeout is 1 s; a longer one is cut to 3 s, with a warning",
+        (Hook("a", sleep=3), Hook("b", sleep=5, fields={"timeout": 10})),
+        Does(ran=False, requests=1, turn="interrupted", killed=("a", "b"),
+             runs={"a": ("failed", "error: hook timed out after 1s"),
+                   "b": ("failed", "error: hook timed out after 3s")},
+             warnings=("clamping Interrupt hook timeout to 3s in {codex}/hooks.json",)),
         event="Interrupt", matcher=None, interrupt=True, tool_command=SLOW,
     ),
     # -- PreModelRequest / PostModelRequest (new in 0.171.0; observe only) ---------------
