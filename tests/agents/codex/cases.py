@@ -164,6 +164,31 @@ class Case:
     xfail: str | None = None
 
 
+def failed(error: str | None = None) -> tuple[str, ...]:
+    """A failed run (``Does.runs``) with Codex's error entry (None: it shows none)."""
+    return ("failed",) if error is None else ("failed", f"error: {error}")
+
+
+def blocked_by(feedback: str) -> tuple[str, ...]:
+    """A blocking run with its feedback (the reason)."""
+    return ("blocked", f"feedback: {feedback}")
+
+
+def context(text: str) -> tuple[str, ...]:
+    """A completed run that gave the model a context."""
+    return ("completed", f"context: {text}")
+
+
+def warning(text: str) -> tuple[str, ...]:
+    """A completed run that showed the user a warning (its systemMessage)."""
+    return ("completed", f"warning: {text}")
+
+
+def stopped(text: str) -> tuple[str, ...]:
+    """A run that stopped (``continue: false``), with its stop text."""
+    return ("stopped", f"stop: {text}")
+
+
 def out(obj: Any) -> str:
     return json.dumps(obj)
 
@@ -200,16 +225,19 @@ def toml_hook(name: str, event: str = "PreToolUse", matcher: str = "Bash") -> st
             f'type = "command"\ncommand = "{{hooks}}/{name}.sh"\n')  # fmt: skip
 
 
-OWN_TRUST = ("Codex's hook review (a trusted_hash per hook) is not hookd's: under hookd a "
-             "workspace's hooks run once `hookd allow` trusts them")
-NO_REQUIREMENTS = ("hookd does not read /etc/codex/requirements.toml (its hooks, "
-                   "allow_managed_hooks_only)")
+OWN_TRUST = (
+    "Codex's hook review (a trusted_hash per hook) is not hookd's: under hookd a "
+    "workspace's hooks run once `hookd allow` trusts them"
+)
+NO_REQUIREMENTS = (
+    "hookd does not read /etc/codex/requirements.toml (its hooks, allow_managed_hooks_only)"
+)
 W = Hook("w")
 """A witness: a silent hook on the case's event that always runs, so hookd gets the
 agent's payload even when the hook under test does not run."""
 REWRITE = {"command": "touch {ws}/rewritten"}
 ONE_SECOND = {"timeout": 1}
-FAILED_1 = ("failed", "error: hook exited with code 1")
+FAILED_1 = failed("hook exited with code 1")
 AFTER_A_AND_B = (
     "touch {ws}/ran; i=0; until [ -e {agent}/a.done.0 ] && [ -e {agent}/b.done.0 ] || "
     "[ $i -ge 600 ]; do sleep 0.05; i=$((i+1)); done; sleep 0.5"
@@ -223,8 +251,10 @@ SLOW = "touch {ws}/started; sleep 30; touch {ws}/ran"
 """A command that runs long enough for the turn to be interrupted (it never finishes)."""
 HOOK_PROMPT = '<hook_prompt hook_run_id="stop:0:{{codex}}/hooks.json">{reason}</hook_prompt>'
 """What the model is sent after a Stop hook (the first configured) blocked."""
-PATCH = {"custom": "apply_patch",
-         "input": "*** Begin Patch\n*** Add File: ran\n+made by the patch\n*** End Patch\n"}
+PATCH = {
+    "custom": "apply_patch",
+    "input": "*** Begin Patch\n*** Add File: ran\n+made by the patch\n*** End Patch\n",
+}
 """The model edits with apply_patch (a freeform tool): it adds the marker file ``ran``."""
 REWRITTEN_PATCH = "*** Begin Patch\n*** Add File: rewritten\n+rewritten\n*** End Patch\n"
 COMPACTION_PROMPT = (
@@ -268,21 +298,30 @@ CASES: list[Case] = [
         "pre-exit2-blocks",
         "exit 2 blocks; stderr, trimmed, is the reason the model is sent",
         (Hook("a", exit=2, stderr="  no touching here\n"),),
-        Does(ran=False, runs={"a": ("blocked", "feedback: no touching here")},
-             output=blocked("no touching here")),
+        Does(
+            ran=False,
+            runs={"a": blocked_by("no touching here")},
+            output=blocked("no touching here"),
+        ),
     ),
     Case(
         "pre-exit2-no-stderr",
         "exit 2 with nothing on stderr is a failed hook, not a block: the tool runs",
         (Hook("a", exit=2),),
-        Does(runs={"a": ("failed", "error: PreToolUse hook exited with code 2 but did not "
-                         "write a blocking reason to stderr")}),
+        Does(
+            runs={
+                "a": failed(
+                    "PreToolUse hook exited with code 2 but did not "
+                    "write a blocking reason to stderr"
+                )
+            }
+        ),
     ),
     Case(
         "pre-exit2-ignores-stdout",
         "exit 2 with an allow and a rewrite on stdout: stdout is not read, stderr blocks",
         (Hook("a", exit=2, stdout=pre("allow", updatedInput=REWRITE), stderr="by stderr"),),
-        Does(ran=False, runs={"a": ("blocked", "feedback: by stderr")}, output=blocked("by stderr")),
+        Does(ran=False, runs={"a": blocked_by("by stderr")}, output=blocked("by stderr")),
     ),
     Case(
         "pre-exit1-deny-ignored",
@@ -293,134 +332,165 @@ CASES: list[Case] = [
     Case(
         "pre-other-exit-codes",
         "exit 3 and exit 127 (a missing program): failed hooks, the tool runs",
-        (Hook("a", exit=3, stderr="three"),
-         Hook("b", command="{script}; /no/such/program")),
-        Does(runs={"a": ("failed", "error: hook exited with code 3"),
-                   "b": ("failed", "error: hook exited with code 127")}),
+        (Hook("a", exit=3, stderr="three"), Hook("b", command="{script}; /no/such/program")),
+        Does(
+            runs={"a": failed("hook exited with code 3"), "b": failed("hook exited with code 127")}
+        ),
     ),
     # -- PreToolUse: JSON answers -----------------------------------------------------
     Case(
         "pre-json-deny",
         "permissionDecision deny with a reason blocks; the reason is trimmed",
         (Hook("a", stdout=pre("deny", "  policy says no \n")),),
-        Does(ran=False, runs={"a": ("blocked", "feedback: policy says no")},
-             output=blocked("policy says no")),
+        Does(ran=False, runs={"a": blocked_by("policy says no")}, output=blocked("policy says no")),
     ),
     Case(
         "pre-json-deny-no-reason",
         "deny without a reason is rejected (a failed hook): the tool runs",
         (Hook("a", stdout=pre("deny")),),
-        Does(runs={"a": ("failed", "error: PreToolUse hook returned permissionDecision:deny "
-                         "without a non-empty permissionDecisionReason")}),
+        Does(
+            runs={
+                "a": failed(
+                    "PreToolUse hook returned permissionDecision:deny "
+                    "without a non-empty permissionDecisionReason"
+                )
+            }
+        ),
     ),
     Case(
         "pre-json-deny-blank-reason",
         "deny with a blank reason is rejected too",
         (Hook("a", stdout=pre("deny", " \n ")),),
-        Does(runs={"a": ("failed", "error: PreToolUse hook returned permissionDecision:deny "
-                         "without a non-empty permissionDecisionReason")}),
+        Does(
+            runs={
+                "a": failed(
+                    "PreToolUse hook returned permissionDecision:deny "
+                    "without a non-empty permissionDecisionReason"
+                )
+            }
+        ),
     ),
     Case(
         "pre-legacy-block",
         "the legacy decision: block with a reason blocks",
         (Hook("a", stdout=out({"decision": "block", "reason": "legacy no"})),),
-        Does(ran=False, runs={"a": ("blocked", "feedback: legacy no")}, output=blocked("legacy no")),
+        Does(ran=False, runs={"a": blocked_by("legacy no")}, output=blocked("legacy no")),
     ),
     Case(
         "pre-legacy-block-no-reason",
         "decision: block without a reason is rejected",
         (Hook("a", stdout=out({"decision": "block"})),),
-        Does(runs={"a": ("failed", "error: PreToolUse hook returned decision:block without a "
-                         "non-empty reason")}),
+        Does(
+            runs={"a": failed("PreToolUse hook returned decision:block without a non-empty reason")}
+        ),
     ),
     Case(
         "pre-legacy-approve",
         "decision: approve is rejected (Claude's legacy allow)",
         (Hook("a", stdout=out({"decision": "approve", "reason": "fine"})),),
-        Does(runs={"a": ("failed", "error: PreToolUse hook returned unsupported decision:approve")}),
+        Does(runs={"a": failed("PreToolUse hook returned unsupported decision:approve")}),
     ),
     Case(
         "pre-reason-without-decision",
         "a top-level reason alone is rejected",
         (Hook("a", stdout=out({"reason": "just saying"})),),
-        Does(runs={"a": ("failed", "error: PreToolUse hook returned reason without decision")}),
+        Does(runs={"a": failed("PreToolUse hook returned reason without decision")}),
     ),
     Case(
         "pre-ask-unsupported",
         "permissionDecision ask is rejected: the tool runs",
         (Hook("a", stdout=pre("ask", "sure?")),),
-        Does(runs={"a": ("failed", "error: PreToolUse hook returned unsupported "
-                         "permissionDecision:ask")}),
+        Does(runs={"a": failed("PreToolUse hook returned unsupported permissionDecision:ask")}),
     ),
     Case(
         "pre-allow-without-rewrite",
         "permissionDecision allow alone is rejected (it only carries a rewrite)",
         (Hook("a", stdout=pre("allow", "fine by me")),),
-        Does(runs={"a": ("failed", "error: PreToolUse hook returned unsupported "
-                         "permissionDecision:allow")}),
+        Does(runs={"a": failed("PreToolUse hook returned unsupported permissionDecision:allow")}),
     ),
     Case(
         "pre-decision-reason-alone",
         "permissionDecisionReason without a permissionDecision is rejected",
         (Hook("a", stdout=pre(None, "why not")),),
-        Does(runs={"a": ("failed", "error: PreToolUse hook returned permissionDecisionReason "
-                         "without permissionDecision")}),
+        Does(
+            runs={
+                "a": failed(
+                    "PreToolUse hook returned permissionDecisionReason without permissionDecision"
+                )
+            }
+        ),
     ),
     Case(
         "pre-continue-false-unsupported",
         "continue: false is rejected on PreToolUse: the tool runs, the turn goes on",
         (Hook("a", stdout=out({"continue": False, "stopReason": "halt"})),),
-        Does(runs={"a": ("failed", "error: PreToolUse hook returned unsupported continue:false")}),
+        Does(runs={"a": failed("PreToolUse hook returned unsupported continue:false")}),
     ),
     Case(
         "pre-stop-reason-unsupported",
         "stopReason (with continue left true) is rejected",
         (Hook("a", stdout=out({"stopReason": "halt"})),),
-        Does(runs={"a": ("failed", "error: PreToolUse hook returned unsupported stopReason")}),
+        Does(runs={"a": failed("PreToolUse hook returned unsupported stopReason")}),
     ),
     Case(
         "pre-suppress-output-unsupported",
         "suppressOutput is rejected, even beside a valid deny",
         (Hook("a", stdout=out({"suppressOutput": True, **json.loads(pre("deny", "no"))})),),
-        Does(runs={"a": ("failed", "error: PreToolUse hook returned unsupported suppressOutput")}),
+        Does(runs={"a": failed("PreToolUse hook returned unsupported suppressOutput")}),
     ),
     Case(
         "pre-system-messages",
         "systemMessage is a warning for the user, never for the model; two are kept apart",
-        (Hook("a", stdout=out({"systemMessage": "heads up"})),
-         Hook("b", stdout=out({"systemMessage": "second"}))),
-        Does(runs={"a": ("completed", "warning: heads up"), "b": ("completed", "warning: second")}),
+        (
+            Hook("a", stdout=out({"systemMessage": "heads up"})),
+            Hook("b", stdout=out({"systemMessage": "second"})),
+        ),
+        Does(runs={"a": warning("heads up"), "b": warning("second")}),
     ),
     Case(
         "pre-contexts",
         "additionalContext: one developer message each, in configured order (the first "
         "hook finishes last), between the call and its output",
-        (Hook("a", sleep=0.5, stdout=pre(additionalContext="first note")),
-         Hook("b", stdout=pre(additionalContext="second note"))),
-        Does(runs={"a": ("completed", "context: first note"),
-                   "b": ("completed", "context: second note")},
-             developer=("first note", "second note")),
+        (
+            Hook("a", sleep=0.5, stdout=pre(additionalContext="first note")),
+            Hook("b", stdout=pre(additionalContext="second note")),
+        ),
+        Does(
+            runs={"a": context("first note"), "b": context("second note")},
+            developer=("first note", "second note"),
+        ),
     ),
     Case(
         "pre-context-over-its-limit",
         "a context over the hook's additionalContextLimit (about 4 characters a token) "
         "reaches the model cut, the whole saved under $TMPDIR/hook_outputs/; the user is "
         "shown all of it",
-        (Hook("a", fields={"additionalContextLimit": 30},
-              stdout=pre(additionalContext="line one of the context\n" + "x" * 300 + "\nthe end")),),
-        Does(runs={"a": ("completed", "context: line one of the context\n" + "x" * 300 + "\nthe end")},
-             developer=("re:Warning: truncated output \\(original token count: 83\\)\nTotal output "
-                        "lines: 3\n\n\u202683 tokens truncated\u2026\n\nFull hook output saved to: "
-                        "{tmp}/hook_outputs/[0-9a-f-]+/[0-9a-f-]+\\.txt",)),
+        (
+            Hook(
+                "a",
+                fields={"additionalContextLimit": 30},
+                stdout=pre(additionalContext="line one of the context\n" + "x" * 300 + "\nthe end"),
+            ),
+        ),
+        Does(
+            runs={"a": context("line one of the context\n" + "x" * 300 + "\nthe end")},
+            developer=(
+                "re:Warning: truncated output \\(original token count: 83\\)\nTotal output "
+                "lines: 3\n\n\u202683 tokens truncated\u2026\n\nFull hook output saved to: "
+                "{tmp}/hook_outputs/[0-9a-f-]+/[0-9a-f-]+\\.txt",
+            ),
+        ),
     ),
     Case(
         "pre-context-beside-deny",
         "a context is kept when another hook blocks",
-        (Hook("a", stdout=pre(additionalContext="keep this")),
-         Hook("b", stdout=pre("deny", "no"))),
-        Does(ran=False, runs={"a": ("completed", "context: keep this"),
-                              "b": ("blocked", "feedback: no")},
-             developer=("keep this",), output=blocked("no")),
+        (Hook("a", stdout=pre(additionalContext="keep this")), Hook("b", stdout=pre("deny", "no"))),
+        Does(
+            ran=False,
+            runs={"a": context("keep this"), "b": blocked_by("no")},
+            developer=("keep this",),
+            output=blocked("no"),
+        ),
     ),
     Case(
         "pre-plain-stdout-ignored",
@@ -432,31 +502,35 @@ CASES: list[Case] = [
         "pre-invalid-json",
         "stdout that starts like JSON but does not parse: a failed hook",
         (Hook("a", stdout='{"hookSpecificOutput": '),),
-        Does(runs={"a": ("failed", "error: hook returned invalid pre-tool-use JSON output")}),
+        Does(runs={"a": failed("hook returned invalid pre-tool-use JSON output")}),
     ),
     Case(
         "pre-unknown-field",
         "an unknown key voids the whole answer, its deny and context too",
-        (Hook("a", stdout=out({"foo": 1, **json.loads(pre("deny", "no", additionalContext="x"))})),),
-        Does(runs={"a": ("failed", "error: hook returned invalid pre-tool-use JSON output")}),
+        (
+            Hook(
+                "a", stdout=out({"foo": 1, **json.loads(pre("deny", "no", additionalContext="x"))})
+            ),
+        ),
+        Does(runs={"a": failed("hook returned invalid pre-tool-use JSON output")}),
     ),
     Case(
         "pre-wrong-event-name",
         "a hookSpecificOutput naming another event is read all the same (its context counts)",
         (Hook("a", stdout=specific("PostToolUse", additionalContext="misfiled")),),
-        Does(runs={"a": ("completed", "context: misfiled")}, developer=("misfiled",)),
+        Does(runs={"a": context("misfiled")}, developer=("misfiled",)),
     ),
     Case(
         "pre-wrong-type",
         "a field of the wrong type is invalid output",
         (Hook("a", stdout=out({"systemMessage": 5})),),
-        Does(runs={"a": ("failed", "error: hook returned invalid pre-tool-use JSON output")}),
+        Does(runs={"a": failed("hook returned invalid pre-tool-use JSON output")}),
     ),
     Case(
         "pre-json-array",
         "a JSON array is invalid output",
         (Hook("a", stdout="[1, 2]"),),
-        Does(runs={"a": ("failed", "error: hook returned invalid pre-tool-use JSON output")}),
+        Does(runs={"a": failed("hook returned invalid pre-tool-use JSON output")}),
     ),
     # -- PreToolUse: updatedInput ----------------------------------------------------
     Case(
@@ -469,28 +543,37 @@ CASES: list[Case] = [
         "pre-rewrite-without-allow",
         "updatedInput without allow is rejected: the original command runs",
         (Hook("a", stdout=pre(updatedInput=REWRITE)),),
-        Does(runs={"a": ("failed", "error: PreToolUse hook returned updatedInput without "
-                         "permissionDecision:allow")}),
+        Does(
+            runs={
+                "a": failed(
+                    "PreToolUse hook returned updatedInput without permissionDecision:allow"
+                )
+            }
+        ),
     ),
     Case(
         "pre-rewrite-last-finished-wins",
         "two rewrites: the one of the hook that finished last wins (here the second)",
-        (Hook("a", stdout=pre("allow", updatedInput={"command": "touch {ws}/other"})),
-         Hook("b", sleep=0.8, stdout=pre("allow", updatedInput=REWRITE))),
+        (
+            Hook("a", stdout=pre("allow", updatedInput={"command": "touch {ws}/other"})),
+            Hook("b", sleep=0.8, stdout=pre("allow", updatedInput=REWRITE)),
+        ),
         Does(ran=False, rewritten=True),
     ),
     Case(
         "pre-rewrite-last-finished-wins-first",
         "two rewrites: the first configured hook finished last, its rewrite wins",
-        (Hook("a", sleep=0.8, stdout=pre("allow", updatedInput=REWRITE)),
-         Hook("b", stdout=pre("allow", updatedInput={"command": "touch {ws}/other"}))),
+        (
+            Hook("a", sleep=0.8, stdout=pre("allow", updatedInput=REWRITE)),
+            Hook("b", stdout=pre("allow", updatedInput={"command": "touch {ws}/other"})),
+        ),
         Does(ran=False, rewritten=True),
     ),
     Case(
         "pre-rewrite-and-deny",
         "a deny beside a rewrite: nothing runs",
         (Hook("a", stdout=pre("allow", updatedInput=REWRITE)), Hook("b", stdout=pre("deny", "no"))),
-        Does(ran=False, runs={"b": ("blocked", "feedback: no")}, output=blocked("no")),
+        Does(ran=False, runs={"b": blocked_by("no")}, output=blocked("no")),
     ),
     # -- several hooks ----------------------------------------------------------------
     Case(
@@ -502,45 +585,57 @@ CASES: list[Case] = [
     Case(
         "pre-two-denies-first-reason",
         "two blocks: the reason is the first configured blocker's, though it finished last",
-        (Hook("a", sleep=0.8, stdout=pre("deny", "first no")),
-         Hook("b", exit=2, stderr="second no")),
-        Does(ran=False, runs={"a": ("blocked", "feedback: first no"),
-                              "b": ("blocked", "feedback: second no")},
-             output=blocked("first no")),
+        (
+            Hook("a", sleep=0.8, stdout=pre("deny", "first no")),
+            Hook("b", exit=2, stderr="second no"),
+        ),
+        Does(
+            ran=False,
+            runs={"a": blocked_by("first no"), "b": blocked_by("second no")},
+            output=blocked("first no"),
+        ),
     ),
     Case(
         "pre-deny-beside-failure",
         "a failing hook beside a deny: the deny still blocks",
         (Hook("a", exit=1), Hook("b", stdout=pre("deny", "no"))),
-        Does(ran=False, runs={"a": FAILED_1, "b": ("blocked", "feedback: no")}, output=blocked("no")),
+        Does(ran=False, runs={"a": FAILED_1, "b": blocked_by("no")}, output=blocked("no")),
     ),
     Case(
         "pre-timeout",
         "a hook past its timeout (seconds) fails, its process group killed; the tool runs",
         (Hook("a", sleep=5, exit=2, stderr="too late", fields=ONE_SECOND, child="sleep 30"),),
-        Does(runs={"a": ("failed", "error: hook timed out after 1s")}, killed=("a",)),
+        Does(runs={"a": failed("hook timed out after 1s")}, killed=("a",)),
     ),
     Case(
         "pre-timeout-zero-is-one-second",
         "timeout 0 is one second",
         (Hook("a", sleep=5, exit=2, stderr="too late", fields={"timeout": 0}),),
-        Does(runs={"a": ("failed", "error: hook timed out after 1s")}, killed=("a",)),
+        Does(runs={"a": failed("hook timed out after 1s")}, killed=("a",)),
     ),
     Case(
         "pre-deny-beside-timeout",
         "a hook that times out beside a deny: the deny still blocks",
         (Hook("a", stdout=pre("deny", "no")), Hook("b", sleep=5, fields=ONE_SECOND)),
-        Does(ran=False, runs={"a": ("blocked", "feedback: no"),
-                              "b": ("failed", "error: hook timed out after 1s")},
-             output=blocked("no"), killed=("b",)),
+        Does(
+            ran=False,
+            runs={"a": blocked_by("no"), "b": failed("hook timed out after 1s")},
+            output=blocked("no"),
+            killed=("b",),
+        ),
     ),
     Case(
         "pre-async",
         "async hooks: a deny has no effect (the tool runs), a context reaches the model "
         "after the tool's output, a systemMessage is shown; no hook/completed reports them",
-        (Hook("a", stdout=pre("deny", "too late", additionalContext="async note"),
-              fields={"async": True}),
-         Hook("b", stdout=out({"systemMessage": "async warning"}), fields={"async": True})),
+        (
+            Hook(
+                "a",
+                stdout=pre("deny", "too late", additionalContext="async note"),
+                fields={"async": True},
+            ),
+            Hook("b", stdout=out({"systemMessage": "async warning"}), fields={"async": True}),
+        ),
         Does(developer=("async note",), shown=("async warning",)),
         tool_command=AFTER_A_AND_B,
     ),
@@ -549,244 +644,369 @@ CASES: list[Case] = [
         "perm-allow",
         "decision allow: approved without asking the user; the command runs",
         (Hook("a", stdout=specific("PermissionRequest", decision={"behavior": "allow"})),),
-        Does(), event="PermissionRequest", **ON_REQUEST,
+        Does(),
+        event="PermissionRequest",
+        **ON_REQUEST,
     ),
     Case(
         "perm-deny",
         "decision deny with a message: refused without asking; the model is told the message",
-        (Hook("a", stdout=specific("PermissionRequest",
-                                   decision={"behavior": "deny", "message": " not here \n"})),),
-        Does(ran=False, runs={"a": ("blocked", "feedback: not here")}, output=rejected("not here")),
-        event="PermissionRequest", **ON_REQUEST,
+        (
+            Hook(
+                "a",
+                stdout=specific(
+                    "PermissionRequest", decision={"behavior": "deny", "message": " not here \n"}
+                ),
+            ),
+        ),
+        Does(ran=False, runs={"a": blocked_by("not here")}, output=rejected("not here")),
+        event="PermissionRequest",
+        **ON_REQUEST,
     ),
     Case(
         "perm-deny-no-message",
         "decision deny without a message: Codex's own reason",
         (Hook("a", stdout=specific("PermissionRequest", decision={"behavior": "deny"})),),
-        Does(ran=False, runs={"a": ("blocked", "feedback: PermissionRequest hook denied approval")},
-             output=rejected("PermissionRequest hook denied approval")),
-        event="PermissionRequest", **ON_REQUEST,
+        Does(
+            ran=False,
+            runs={"a": blocked_by("PermissionRequest hook denied approval")},
+            output=rejected("PermissionRequest hook denied approval"),
+        ),
+        event="PermissionRequest",
+        **ON_REQUEST,
     ),
     Case(
         "perm-exit2",
         "exit 2 denies with stderr",
         (Hook("a", exit=2, stderr="by exit two"),),
-        Does(ran=False, runs={"a": ("blocked", "feedback: by exit two")},
-             output=rejected("by exit two")),
-        event="PermissionRequest", **ON_REQUEST,
+        Does(ran=False, runs={"a": blocked_by("by exit two")}, output=rejected("by exit two")),
+        event="PermissionRequest",
+        **ON_REQUEST,
     ),
     Case(
         "perm-exit2-no-stderr",
         "exit 2 without stderr is a failed hook: the user is asked (and declines)",
         (Hook("a", exit=2),),
-        Does(ran=False, asked=True, output=rejected("rejected by user"),
-             runs={"a": ("failed", "error: PermissionRequest hook exited with code 2 but did not "
-                         "write a denial reason to stderr")}),
-        event="PermissionRequest", **ON_REQUEST,
+        Does(
+            ran=False,
+            asked=True,
+            output=rejected("rejected by user"),
+            runs={
+                "a": failed(
+                    "PermissionRequest hook exited with code 2 but did not "
+                    "write a denial reason to stderr"
+                )
+            },
+        ),
+        event="PermissionRequest",
+        **ON_REQUEST,
     ),
     Case(
         "perm-no-decision",
         "no decision: the user is asked as if there were no hook",
         (Hook("a", stdout="{}"),),
         Does(ran=False, asked=True, output=rejected("rejected by user")),
-        event="PermissionRequest", **ON_REQUEST,
+        event="PermissionRequest",
+        **ON_REQUEST,
     ),
     Case(
         "perm-unsupported-fields",
         "updatedInput, updatedPermissions, interrupt, continue: false are rejected; "
         "additionalContext is invalid output; the user is asked",
-        (Hook("a", stdout=specific("PermissionRequest",
-                                   decision={"behavior": "allow", "updatedInput": REWRITE})),
-         Hook("b", stdout=specific("PermissionRequest",
-                                   decision={"behavior": "allow", "updatedPermissions": []})),
-         Hook("c", stdout=specific("PermissionRequest",
-                                   decision={"behavior": "deny", "message": "x", "interrupt": True})),
-         Hook("d", stdout=out({"continue": False, **json.loads(specific(
-             "PermissionRequest", decision={"behavior": "allow"}))})),
-         Hook("e", stdout=specific("PermissionRequest", additionalContext="ctx"))),
-        Does(ran=False, asked=True, output=rejected("rejected by user"), runs={
-            "a": ("failed", "error: PermissionRequest hook returned unsupported updatedInput"),
-            "b": ("failed", "error: PermissionRequest hook returned unsupported updatedPermissions"),
-            "c": ("failed", "error: PermissionRequest hook returned unsupported interrupt:true"),
-            "d": ("failed", "error: PermissionRequest hook returned unsupported continue:false"),
-            "e": ("failed", "error: hook returned invalid permission-request JSON output"),
-        }),
-        event="PermissionRequest", **ON_REQUEST,
+        (
+            Hook(
+                "a",
+                stdout=specific(
+                    "PermissionRequest", decision={"behavior": "allow", "updatedInput": REWRITE}
+                ),
+            ),
+            Hook(
+                "b",
+                stdout=specific(
+                    "PermissionRequest", decision={"behavior": "allow", "updatedPermissions": []}
+                ),
+            ),
+            Hook(
+                "c",
+                stdout=specific(
+                    "PermissionRequest",
+                    decision={"behavior": "deny", "message": "x", "interrupt": True},
+                ),
+            ),
+            Hook(
+                "d",
+                stdout=out(
+                    {
+                        "continue": False,
+                        **json.loads(specific("PermissionRequest", decision={"behavior": "allow"})),
+                    }
+                ),
+            ),
+            Hook("e", stdout=specific("PermissionRequest", additionalContext="ctx")),
+        ),
+        Does(
+            ran=False,
+            asked=True,
+            output=rejected("rejected by user"),
+            runs={
+                "a": failed("PermissionRequest hook returned unsupported updatedInput"),
+                "b": failed("PermissionRequest hook returned unsupported updatedPermissions"),
+                "c": failed("PermissionRequest hook returned unsupported interrupt:true"),
+                "d": failed("PermissionRequest hook returned unsupported continue:false"),
+                "e": failed("hook returned invalid permission-request JSON output"),
+            },
+        ),
+        event="PermissionRequest",
+        **ON_REQUEST,
     ),
     Case(
         "perm-deny-beats-allow",
         "an allow and a deny: the deny wins",
-        (Hook("a", stdout=specific("PermissionRequest", decision={"behavior": "allow"})),
-         Hook("b", stdout=specific("PermissionRequest",
-                                   decision={"behavior": "deny", "message": "second says no"}))),
-        Does(ran=False, runs={"b": ("blocked", "feedback: second says no")},
-             output=rejected("second says no")),
-        event="PermissionRequest", **ON_REQUEST,
+        (
+            Hook("a", stdout=specific("PermissionRequest", decision={"behavior": "allow"})),
+            Hook(
+                "b",
+                stdout=specific(
+                    "PermissionRequest", decision={"behavior": "deny", "message": "second says no"}
+                ),
+            ),
+        ),
+        Does(
+            ran=False, runs={"b": blocked_by("second says no")}, output=rejected("second says no")
+        ),
+        event="PermissionRequest",
+        **ON_REQUEST,
     ),
     # -- PostToolUse -----------------------------------------------------------------
     Case(
         "post-exit2-replaces-output",
-        "exit 2: the tool ran, its output is replaced by stderr for the model; the turn "
-        "goes on",
+        "exit 2: the tool ran, its output is replaced by stderr for the model; the turn goes on",
         (Hook("a", exit=2, stderr=" check the output \n"),),
-        Does(runs={"a": ("blocked", "feedback: check the output")}, output="check the output"),
-        event="PostToolUse", tool_command=WITH_OUTPUT,
+        Does(runs={"a": blocked_by("check the output")}, output="check the output"),
+        event="PostToolUse",
+        tool_command=WITH_OUTPUT,
     ),
     Case(
         "post-exit2-no-stderr",
         "exit 2 without stderr is a failed hook: the output stays",
         (Hook("a", exit=2),),
-        Does(runs={"a": ("failed", "error: PostToolUse hook exited with code 2 but did not "
-                         "write feedback to stderr")}),
-        event="PostToolUse", tool_command=WITH_OUTPUT,
+        Does(
+            runs={
+                "a": failed(
+                    "PostToolUse hook exited with code 2 but did not write feedback to stderr"
+                )
+            }
+        ),
+        event="PostToolUse",
+        tool_command=WITH_OUTPUT,
     ),
     Case(
         "post-block",
         "decision block with a reason: the output is replaced by the reason",
         (Hook("a", stdout=out({"decision": "block", "reason": "look again"})),),
-        Does(runs={"a": ("blocked", "feedback: look again")}, output="look again"),
-        event="PostToolUse", tool_command=WITH_OUTPUT,
+        Does(runs={"a": blocked_by("look again")}, output="look again"),
+        event="PostToolUse",
+        tool_command=WITH_OUTPUT,
     ),
     Case(
         "post-block-no-reason",
         "decision block without a reason is rejected",
         (Hook("a", stdout=out({"decision": "block"})),),
-        Does(runs={"a": ("failed", "error: PostToolUse hook returned decision:block without a "
-                         "non-empty reason")}),
-        event="PostToolUse", tool_command=WITH_OUTPUT,
+        Does(
+            runs={
+                "a": failed("PostToolUse hook returned decision:block without a non-empty reason")
+            }
+        ),
+        event="PostToolUse",
+        tool_command=WITH_OUTPUT,
     ),
     Case(
         "post-reason-alone",
         "a reason without a decision is rejected",
         (Hook("a", stdout=out({"reason": "fyi"})),),
-        Does(runs={"a": ("failed", "error: PostToolUse hook returned reason without decision")}),
-        event="PostToolUse", tool_command=WITH_OUTPUT,
+        Does(runs={"a": failed("PostToolUse hook returned reason without decision")}),
+        event="PostToolUse",
+        tool_command=WITH_OUTPUT,
     ),
     Case(
         "post-two-blocks",
         "two blocks: their reasons, in configured order, replace the output together",
-        (Hook("a", sleep=0.5, exit=2, stderr="first"),
-         Hook("b", stdout=out({"decision": "block", "reason": "second"}))),
-        Does(runs={"a": ("blocked", "feedback: first"), "b": ("blocked", "feedback: second")},
-             output="first\n\nsecond"),
-        event="PostToolUse", tool_command=WITH_OUTPUT,
+        (
+            Hook("a", sleep=0.5, exit=2, stderr="first"),
+            Hook("b", stdout=out({"decision": "block", "reason": "second"})),
+        ),
+        Does(runs={"a": blocked_by("first"), "b": blocked_by("second")}, output="first\n\nsecond"),
+        event="PostToolUse",
+        tool_command=WITH_OUTPUT,
     ),
     Case(
         "post-continue-false",
         "continue: false: the hook stopped, the output is replaced by the stopReason, and "
         "yet the turn goes on",
         (Hook("a", stdout=out({"continue": False, "stopReason": "enough"})),),
-        Does(runs={"a": ("stopped", "stop: enough")}, output="enough"),
-        event="PostToolUse", tool_command=WITH_OUTPUT,
+        Does(runs={"a": stopped("enough")}, output="enough"),
+        event="PostToolUse",
+        tool_command=WITH_OUTPUT,
     ),
     Case(
         "post-continue-false-no-reason",
         "continue: false without a stopReason: Codex's own text",
         (Hook("a", stdout=out({"continue": False})),),
-        Does(runs={"a": ("stopped", "stop: PostToolUse hook stopped execution")},
-             output="PostToolUse hook stopped execution"),
-        event="PostToolUse", tool_command=WITH_OUTPUT,
+        Does(
+            runs={"a": stopped("PostToolUse hook stopped execution")},
+            output="PostToolUse hook stopped execution",
+        ),
+        event="PostToolUse",
+        tool_command=WITH_OUTPUT,
     ),
     Case(
         "post-context-and-block",
         "additionalContext beside a block: a developer message, and the output replaced",
-        (Hook("a", stdout=out({"decision": "block", "reason": "redo",
-                               **json.loads(specific("PostToolUse", additionalContext="note"))})),),
-        Does(runs={"a": ("blocked", "context: note", "feedback: redo")}, output="redo",
-             developer=("note",)),
-        event="PostToolUse", tool_command=WITH_OUTPUT,
+        (
+            Hook(
+                "a",
+                stdout=out(
+                    {
+                        "decision": "block",
+                        "reason": "redo",
+                        **json.loads(specific("PostToolUse", additionalContext="note")),
+                    }
+                ),
+            ),
+        ),
+        Does(
+            runs={"a": ("blocked", "context: note", "feedback: redo")},
+            output="redo",
+            developer=("note",),
+        ),
+        event="PostToolUse",
+        tool_command=WITH_OUTPUT,
     ),
     Case(
         "post-unsupported",
         "suppressOutput and updatedMCPToolOutput are rejected; plain text is ignored",
-        (Hook("a", stdout=out({"suppressOutput": True})),
-         Hook("b", stdout=specific("PostToolUse", updatedMCPToolOutput={"x": 1})),
-         Hook("c", stdout="plain words")),
-        Does(runs={"a": ("failed", "error: PostToolUse hook returned unsupported suppressOutput"),
-                   "b": ("failed", "error: PostToolUse hook returned unsupported "
-                         "updatedMCPToolOutput")}),
-        event="PostToolUse", tool_command=WITH_OUTPUT,
+        (
+            Hook("a", stdout=out({"suppressOutput": True})),
+            Hook("b", stdout=specific("PostToolUse", updatedMCPToolOutput={"x": 1})),
+            Hook("c", stdout="plain words"),
+        ),
+        Does(
+            runs={
+                "a": failed("PostToolUse hook returned unsupported suppressOutput"),
+                "b": failed("PostToolUse hook returned unsupported updatedMCPToolOutput"),
+            }
+        ),
+        event="PostToolUse",
+        tool_command=WITH_OUTPUT,
     ),
     Case(
         "post-invalid-output",
         "an unknown key or a JSON array is invalid PostToolUse output; exit 1 is a failure",
         (Hook("a", stdout=out({"foo": 1})), Hook("b", stdout="[1]"), Hook("c", exit=1, stderr="x")),
-        Does(runs={"a": ("failed", "error: hook returned invalid post-tool-use JSON output"),
-                   "b": ("failed", "error: hook returned invalid post-tool-use JSON output"),
-                   "c": FAILED_1}),
-        event="PostToolUse", tool_command=WITH_OUTPUT,
+        Does(
+            runs={
+                "a": failed("hook returned invalid post-tool-use JSON output"),
+                "b": failed("hook returned invalid post-tool-use JSON output"),
+                "c": FAILED_1,
+            }
+        ),
+        event="PostToolUse",
+        tool_command=WITH_OUTPUT,
     ),
     Case(
         "post-system-message",
         "a systemMessage is a warning for the user; the output stays",
         (Hook("a", stdout=out({"systemMessage": "ran it"})),),
-        Does(runs={"a": ("completed", "warning: ran it")}),
-        event="PostToolUse", tool_command=WITH_OUTPUT,
+        Does(runs={"a": warning("ran it")}),
+        event="PostToolUse",
+        tool_command=WITH_OUTPUT,
     ),
     # -- UserPromptSubmit (matchers ignored) -------------------------------------------
     Case(
         "prompt-block",
         "decision block: the prompt never reaches the model, the turn ends",
         (Hook("a", stdout=out({"decision": "block", "reason": "not this prompt"})),),
-        Does(ran=False, requests=0, runs={"a": ("blocked", "feedback: not this prompt")}),
-        event="UserPromptSubmit", matcher=None,
+        Does(ran=False, requests=0, runs={"a": blocked_by("not this prompt")}),
+        event="UserPromptSubmit",
+        matcher=None,
     ),
     Case(
         "prompt-exit2",
         "exit 2 blocks the prompt with stderr",
         (Hook("a", exit=2, stderr="no prompt"),),
-        Does(ran=False, requests=0, runs={"a": ("blocked", "feedback: no prompt")}),
-        event="UserPromptSubmit", matcher=None,
+        Does(ran=False, requests=0, runs={"a": blocked_by("no prompt")}),
+        event="UserPromptSubmit",
+        matcher=None,
     ),
     Case(
         "prompt-block-without-reason",
         "exit 2 without stderr and a block without a reason are failed hooks: the prompt goes",
         (Hook("a", exit=2), Hook("b", stdout=out({"decision": "block"}))),
-        Does(runs={"a": ("failed", "error: UserPromptSubmit hook exited with code 2 but did not "
-                         "write a blocking reason to stderr"),
-                   "b": ("failed", "error: UserPromptSubmit hook returned decision:block "
-                         "without a non-empty reason")}),
-        event="UserPromptSubmit", matcher=None,
+        Does(
+            runs={
+                "a": failed(
+                    "UserPromptSubmit hook exited with code 2 but did not "
+                    "write a blocking reason to stderr"
+                ),
+                "b": failed(
+                    "UserPromptSubmit hook returned decision:block without a non-empty reason"
+                ),
+            }
+        ),
+        event="UserPromptSubmit",
+        matcher=None,
     ),
     Case(
         "prompt-continue-false",
         "continue: false stops the turn before the model",
         (Hook("a", stdout=out({"continue": False, "stopReason": "quiet hours"})),),
-        Does(ran=False, requests=0, runs={"a": ("stopped", "stop: quiet hours")}),
-        event="UserPromptSubmit", matcher=None,
+        Does(ran=False, requests=0, runs={"a": stopped("quiet hours")}),
+        event="UserPromptSubmit",
+        matcher=None,
     ),
     Case(
         "prompt-contexts",
         "additionalContext and plain stdout are both context: developer messages after the "
         "prompt, in configured order",
-        (Hook("a", stdout=specific("UserPromptSubmit", additionalContext="json note")),
-         Hook("b", stdout="plain note\n")),
-        Does(runs={"a": ("completed", "context: json note"), "b": ("completed", "context: plain note")},
-             developer=("json note", "plain note")),
-        event="UserPromptSubmit", matcher=None,
+        (
+            Hook("a", stdout=specific("UserPromptSubmit", additionalContext="json note")),
+            Hook("b", stdout="plain note\n"),
+        ),
+        Does(
+            runs={"a": context("json note"), "b": context("plain note")},
+            developer=("json note", "plain note"),
+        ),
+        event="UserPromptSubmit",
+        matcher=None,
     ),
     Case(
         "prompt-accepts-reason-and-suppress",
         "a reason without a decision and suppressOutput are accepted silently",
         (Hook("a", stdout=out({"reason": "fyi"})), Hook("b", stdout=out({"suppressOutput": True}))),
         Does(),
-        event="UserPromptSubmit", matcher=None,
+        event="UserPromptSubmit",
+        matcher=None,
     ),
     Case(
         "prompt-invalid-output",
         "an unknown key or a JSON array is invalid UserPromptSubmit output (Codex's words "
         "name the event with spaces); exit 1 is a failure",
         (Hook("a", stdout=out({"foo": 1})), Hook("b", stdout="[1]"), Hook("c", exit=1, stderr="x")),
-        Does(runs={"a": ("failed", "error: hook returned invalid user prompt submit JSON output"),
-                   "b": ("failed", "error: hook returned invalid user prompt submit JSON output"),
-                   "c": FAILED_1}),
-        event="UserPromptSubmit", matcher=None,
+        Does(
+            runs={
+                "a": failed("hook returned invalid user prompt submit JSON output"),
+                "b": failed("hook returned invalid user prompt submit JSON output"),
+                "c": FAILED_1,
+            }
+        ),
+        event="UserPromptSubmit",
+        matcher=None,
     ),
     Case(
         "prompt-matcher-ignored",
         "a matcher on UserPromptSubmit is ignored, an invalid one too: the hooks run",
         (Hook("a", matcher="nothing-like-it", stdout="seen"), Hook("b", matcher="[")),
-        Does(runs={"a": ("completed", "context: seen")}, developer=("seen",)),
+        Does(runs={"a": context("seen")}, developer=("seen",)),
         event="UserPromptSubmit",
     ),
     # -- Stop ----------------------------------------------------------------------------
@@ -795,97 +1015,141 @@ CASES: list[Case] = [
         "decision block: Codex goes on with the reason as a <hook_prompt> user message; the "
         "next Stop says stop_hook_active",
         (Hook("a", stdout=out({"decision": "block", "reason": "run the tests first"})),),
-        Does(runs={"a": ("blocked", "feedback: run the tests first")}, requests=3,
-             counts={"a": 2}, prompts=(HOOK_PROMPT.format(reason="run the tests first"),)),
-        event="Stop", matcher=None,
+        Does(
+            runs={"a": blocked_by("run the tests first")},
+            requests=3,
+            counts={"a": 2},
+            prompts=(HOOK_PROMPT.format(reason="run the tests first"),),
+        ),
+        event="Stop",
+        matcher=None,
     ),
     Case(
         "stop-exit2",
         "exit 2 with stderr blocks the stop the same way",
         (Hook("a", exit=2, stderr="not yet"),),
-        Does(runs={"a": ("blocked", "feedback: not yet")}, requests=3, counts={"a": 2},
-             prompts=(HOOK_PROMPT.format(reason="not yet"),)),
-        event="Stop", matcher=None,
+        Does(
+            runs={"a": blocked_by("not yet")},
+            requests=3,
+            counts={"a": 2},
+            prompts=(HOOK_PROMPT.format(reason="not yet"),),
+        ),
+        event="Stop",
+        matcher=None,
     ),
     Case(
         "stop-block-without-reason",
         "exit 2 without stderr and a block without a reason are failed hooks: Codex stops",
         (Hook("a", exit=2), Hook("b", stdout=out({"decision": "block"}))),
-        Does(runs={"a": ("failed", "error: Stop hook exited with code 2 but did not write a "
-                         "continuation prompt to stderr"),
-                   "b": ("failed", "error: Stop hook returned decision:block without a "
-                         "non-empty reason")}),
-        event="Stop", matcher=None,
+        Does(
+            runs={
+                "a": failed(
+                    "Stop hook exited with code 2 but did not write a continuation prompt to stderr"
+                ),
+                "b": failed("Stop hook returned decision:block without a non-empty reason"),
+            }
+        ),
+        event="Stop",
+        matcher=None,
     ),
     Case(
         "stop-continue-false",
         "continue: false: stopped, with its stopReason",
         (Hook("a", stdout=out({"continue": False, "stopReason": "wrap up"})),),
-        Does(runs={"a": ("stopped", "stop: wrap up")}),
-        event="Stop", matcher=None,
+        Does(runs={"a": stopped("wrap up")}),
+        event="Stop",
+        matcher=None,
     ),
     Case(
         "stop-plain-and-specific-invalid",
         "plain stdout and a hookSpecificOutput are invalid Stop output",
         (Hook("a", stdout="done?"), Hook("b", stdout=specific("Stop", additionalContext="x"))),
-        Does(runs={"a": ("failed", "error: hook returned invalid stop hook JSON output"),
-                   "b": ("failed", "error: hook returned invalid stop hook JSON output")}),
-        event="Stop", matcher=None,
+        Does(
+            runs={
+                "a": failed("hook returned invalid stop hook JSON output"),
+                "b": failed("hook returned invalid stop hook JSON output"),
+            }
+        ),
+        event="Stop",
+        matcher=None,
     ),
     Case(
         "stop-two-blocks",
         "two blocks: Codex goes on with both reasons, each its own <hook_prompt>, in one "
         "user message",
-        (Hook("a", stdout=out({"decision": "block", "reason": "first"})),
-         Hook("b", exit=2, stderr="second")),
-        Does(runs={"a": ("blocked", "feedback: first"), "b": ("blocked", "feedback: second")},
-             requests=3, counts={"a": 2, "b": 2},
-             prompts=(HOOK_PROMPT.format(reason="first") + HOOK_PROMPT.format(reason="second")
-                      .replace("stop:0:", "stop:1:"),)),
-        event="Stop", matcher=None,
+        (
+            Hook("a", stdout=out({"decision": "block", "reason": "first"})),
+            Hook("b", exit=2, stderr="second"),
+        ),
+        Does(
+            runs={"a": blocked_by("first"), "b": blocked_by("second")},
+            requests=3,
+            counts={"a": 2, "b": 2},
+            prompts=(
+                HOOK_PROMPT.format(reason="first")
+                + HOOK_PROMPT.format(reason="second").replace("stop:0:", "stop:1:"),
+            ),
+        ),
+        event="Stop",
+        matcher=None,
     ),
     # -- SessionStart ------------------------------------------------------------------
     Case(
         "session-start-contexts",
         "additionalContext and plain stdout: developer messages before the prompt",
-        (Hook("a", stdout=specific("SessionStart", additionalContext="json start note")),
-         Hook("b", stdout="plain start note")),
-        Does(runs={"a": ("completed", "context: json start note"),
-                   "b": ("completed", "context: plain start note")},
-             developer=("json start note", "plain start note")),
-        event="SessionStart", matcher="startup",
+        (
+            Hook("a", stdout=specific("SessionStart", additionalContext="json start note")),
+            Hook("b", stdout="plain start note"),
+        ),
+        Does(
+            runs={"a": context("json start note"), "b": context("plain start note")},
+            developer=("json start note", "plain start note"),
+        ),
+        event="SessionStart",
+        matcher="startup",
     ),
     Case(
         "session-start-exit2-not-special",
         "exit 2 is an ordinary failure on SessionStart",
         (Hook("a", exit=2, stderr="start failed"),),
-        Does(runs={"a": ("failed", "error: hook exited with code 2")}),
-        event="SessionStart", matcher=None,
+        Does(runs={"a": failed("hook exited with code 2")}),
+        event="SessionStart",
+        matcher=None,
     ),
     Case(
         "session-start-continue-false",
         "continue: false: the turn makes no model request",
         (Hook("a", stdout=out({"continue": False, "stopReason": "not today"})),),
-        Does(ran=False, requests=0, runs={"a": ("stopped", "stop: not today")}),
-        event="SessionStart", matcher=None,
+        Does(ran=False, requests=0, runs={"a": stopped("not today")}),
+        event="SessionStart",
+        matcher=None,
     ),
     Case(
         "session-start-invalid-output",
         "a decision or a JSON array is invalid SessionStart output (Codex's words name the "
         "event with a space); exit 1 is a failure",
-        (Hook("a", stdout=out({"decision": "block", "reason": "x"})), Hook("b", stdout="[1]"),
-         Hook("c", exit=1, stderr="x")),
-        Does(runs={"a": ("failed", "error: hook returned invalid session start JSON output"),
-                   "b": ("failed", "error: hook returned invalid session start JSON output"),
-                   "c": FAILED_1}),
-        event="SessionStart", matcher=None,
+        (
+            Hook("a", stdout=out({"decision": "block", "reason": "x"})),
+            Hook("b", stdout="[1]"),
+            Hook("c", exit=1, stderr="x"),
+        ),
+        Does(
+            runs={
+                "a": failed("hook returned invalid session start JSON output"),
+                "b": failed("hook returned invalid session start JSON output"),
+                "c": FAILED_1,
+            }
+        ),
+        event="SessionStart",
+        matcher=None,
     ),
     Case(
         "session-start-matcher-source",
         "the matcher is the source: startup matches a new thread, resume does not",
         (W, Hook("a", matcher="resume", stdout="never"), Hook("b", matcher="^start", stdout="hit")),
-        Does(runs={"b": ("completed", "context: hit")}, developer=("hit",), counts={"a": 0}),
-        event="SessionStart", matcher="startup",
+        Does(runs={"b": context("hit")}, developer=("hit",), counts={"a": 0}),
+        event="SessionStart",
+        matcher="startup",
     ),
     # -- SessionEnd (1 s default timeout, 3 s at most, always waited for) ----------------
     Case(
@@ -894,146 +1158,222 @@ CASES: list[Case] = [
         "is not read",
         (Hook("a", stdout=out({"decision": "block", "reason": "x"})), Hook("b", exit=1)),
         Does(),
-        event="SessionEnd", matcher=None,
+        event="SessionEnd",
+        matcher=None,
     ),
     Case(
         "session-end-default-timeout",
         "SessionEnd's default timeout is 1 s (a hook of 2 s is killed, one given 3 s is not)",
         (Hook("a", sleep=2), Hook("b", sleep=2, fields={"timeout": 3})),
         Does(killed=("a",)),
-        event="SessionEnd", matcher=None,
+        event="SessionEnd",
+        matcher=None,
     ),
     Case(
         "session-end-timeout-capped",
         "a SessionEnd timeout above 3 s is cut to 3 s (with a warning); async is forced off",
         (Hook("a", sleep=5, fields={"timeout": 10, "async": True}),),
-        Does(killed=("a",),
-             warnings=("clamping SessionEnd hook timeout to 3s in {codex}/hooks.json",
-                       "running async SessionEnd hook synchronously in {codex}/hooks.json")),
-        event="SessionEnd", matcher=None,
+        Does(
+            killed=("a",),
+            warnings=(
+                "clamping SessionEnd hook timeout to 3s in {codex}/hooks.json",
+                "running async SessionEnd hook synchronously in {codex}/hooks.json",
+            ),
+        ),
+        event="SessionEnd",
+        matcher=None,
     ),
     # -- Interrupt (turn/interrupt while the command runs) ------------------------------
     Case(
         "interrupt-system-message",
         "Interrupt fires on turn/interrupt; only systemMessage is accepted (a warning)",
         (Hook("a", stdout=out({"systemMessage": "interrupted!"})),),
-        Does(ran=False, requests=1, turn="interrupted", runs={"a": ("completed", "warning: interrupted!")}),
-        event="Interrupt", matcher=None, interrupt=True, tool_command=SLOW,
+        Does(ran=False, requests=1, turn="interrupted", runs={"a": warning("interrupted!")}),
+        event="Interrupt",
+        matcher=None,
+        interrupt=True,
+        tool_command=SLOW,
     ),
     Case(
         "interrupt-other-answers-fail",
         "plain text, another key, exit 2 and exit 1 are failed Interrupt hooks",
-        (Hook("a", stdout="plain"), Hook("b", stdout=out({"continue": False})),
-         Hook("c", exit=2, stderr="x"), Hook("d", exit=1, stdout=out({"systemMessage": "x"}))),
-        Does(ran=False, requests=1, turn="interrupted", runs={
-            "a": ("failed", "error: Interrupt hook returned non-JSON stdout"),
-            "b": ("failed", "error: hook returned invalid interrupt hook JSON output"),
-            "c": ("failed", "error: hook exited with code 2"),
-            "d": FAILED_1,
-        }),
-        event="Interrupt", matcher=None, interrupt=True, tool_command=SLOW,
+        (
+            Hook("a", stdout="plain"),
+            Hook("b", stdout=out({"continue": False})),
+            Hook("c", exit=2, stderr="x"),
+            Hook("d", exit=1, stdout=out({"systemMessage": "x"})),
+        ),
+        Does(
+            ran=False,
+            requests=1,
+            turn="interrupted",
+            runs={
+                "a": failed("Interrupt hook returned non-JSON stdout"),
+                "b": failed("hook returned invalid interrupt hook JSON output"),
+                "c": failed("hook exited with code 2"),
+                "d": FAILED_1,
+            },
+        ),
+        event="Interrupt",
+        matcher=None,
+        interrupt=True,
+        tool_command=SLOW,
     ),
     Case(
         "interrupt-default-timeout",
         "Interrupt's default timeout is 1 s; a longer one is cut to 3 s, with a warning",
         (Hook("a", sleep=3), Hook("b", sleep=5, fields={"timeout": 10})),
-        Does(ran=False, requests=1, turn="interrupted", killed=("a", "b"),
-             runs={"a": ("failed", "error: hook timed out after 1s"),
-                   "b": ("failed", "error: hook timed out after 3s")},
-             warnings=("clamping Interrupt hook timeout to 3s in {codex}/hooks.json",)),
-        event="Interrupt", matcher=None, interrupt=True, tool_command=SLOW,
+        Does(
+            ran=False,
+            requests=1,
+            turn="interrupted",
+            killed=("a", "b"),
+            runs={"a": failed("hook timed out after 1s"), "b": failed("hook timed out after 3s")},
+            warnings=("clamping Interrupt hook timeout to 3s in {codex}/hooks.json",),
+        ),
+        event="Interrupt",
+        matcher=None,
+        interrupt=True,
+        tool_command=SLOW,
     ),
     # -- PreModelRequest / PostModelRequest (new in 0.171.0; observe only) ---------------
     Case(
         "model-request-observe-only",
         "PreModelRequest runs before every model request and cannot stop it: a deny, a "
         "block, continue: false are read and ignored",
-        (Hook("a", stdout=pre("deny", "no model")),
-         Hook("b", stdout=out({"decision": "block", "reason": "no"})),
-         Hook("c", stdout=out({"continue": False, "stopReason": "stop"}))),
+        (
+            Hook("a", stdout=pre("deny", "no model")),
+            Hook("b", stdout=out({"decision": "block", "reason": "no"})),
+            Hook("c", stdout=out({"continue": False, "stopReason": "stop"})),
+        ),
         Does(counts={"a": 2, "b": 2, "c": 2}),
-        event="PreModelRequest", matcher=None,
+        event="PreModelRequest",
+        matcher=None,
     ),
     Case(
         "model-request-exit-codes",
         "PreModelRequest exit 2 or 1: failed, stderr is the error; without stderr no entry",
-        (Hook("a", exit=2, stderr=" model says \n"), Hook("b", exit=1, stderr="quiet"),
-         Hook("c", exit=1)),
-        Does(runs={"a": ("failed", "error: model says"), "b": ("failed", "error: quiet"),
-                   "c": ("failed",)}, counts={"a": 2, "b": 2, "c": 2}),
-        event="PreModelRequest", matcher=None,
+        (
+            Hook("a", exit=2, stderr=" model says \n"),
+            Hook("b", exit=1, stderr="quiet"),
+            Hook("c", exit=1),
+        ),
+        Does(
+            runs={"a": failed("model says"), "b": failed("quiet"), "c": failed()},
+            counts={"a": 2, "b": 2, "c": 2},
+        ),
+        event="PreModelRequest",
+        matcher=None,
     ),
     Case(
         "post-model-request",
         "PostModelRequest runs after every model response, with the token usage; its "
         "output is not read (a systemMessage is not shown, invalid JSON is no error); a "
         "non-zero exit fails it with stderr as the error",
-        (Hook("a", stdout=out({"systemMessage": "after model"})),
-         Hook("b", stdout=out({"decision": "block", "reason": "x"})), Hook("c", stdout="{"),
-         Hook("d", exit=2, stderr="post model two"), Hook("e", exit=1, stderr="post model one")),
-        Does(runs={"d": ("failed", "error: post model two"), "e": ("failed", "error: post model one")},
-             counts=dict.fromkeys("abcde", 2)),
-        event="PostModelRequest", matcher=None,
+        (
+            Hook("a", stdout=out({"systemMessage": "after model"})),
+            Hook("b", stdout=out({"decision": "block", "reason": "x"})),
+            Hook("c", stdout="{"),
+            Hook("d", exit=2, stderr="post model two"),
+            Hook("e", exit=1, stderr="post model one"),
+        ),
+        Does(
+            runs={"d": failed("post model two"), "e": failed("post model one")},
+            counts=dict.fromkeys("abcde", 2),
+        ),
+        event="PostModelRequest",
+        matcher=None,
     ),
     # -- where hooks are read, in which order ----------------------------------------
     Case(
         "sources-json-and-toml",
         "a layer's hooks.json and its config.toml [hooks] both load (a warning says so), "
         "the JSON file first",
-        (Hook("a", stdout=pre(additionalContext="from json")),
-         Hook("b", stdout=pre(additionalContext="from toml"), layers=("user-toml",))),
-        Does(runs={"a": ("completed", "context: from json"), "b": ("completed", "context: from toml")},
-             developer=("from json", "from toml"),
-             warnings=("loading hooks from both {codex}/hooks.json and {codex}/config.toml; "
-                       "prefer a single representation for this layer",)),
+        (
+            Hook("a", stdout=pre(additionalContext="from json")),
+            Hook("b", stdout=pre(additionalContext="from toml"), layers=("user-toml",)),
+        ),
+        Does(
+            runs={"a": context("from json"), "b": context("from toml")},
+            developer=("from json", "from toml"),
+            warnings=(
+                "loading hooks from both {codex}/hooks.json and {codex}/config.toml; "
+                "prefer a single representation for this layer",
+            ),
+        ),
     ),
     Case(
         "sources-project-after-user",
         "a trusted project's .codex/ hooks (hooks.json, then config.toml) run after the user's",
-        (Hook("c", stdout=pre(additionalContext="project toml"), layers=("project-toml",)),
-         Hook("b", stdout=pre(additionalContext="project json"), layers=("project",)),
-         Hook("a", stdout=pre(additionalContext="user json"))),
-        Does(runs={"a": ("completed", "context: user json"), "b": ("completed", "context: project json"),
-                   "c": ("completed", "context: project toml")},
-             developer=("user json", "project json", "project toml"),
-             warnings=("loading hooks from both {ws}/.codex/hooks.json and {ws}/.codex/config.toml; "
-                       "prefer a single representation for this layer",)),
+        (
+            Hook("c", stdout=pre(additionalContext="project toml"), layers=("project-toml",)),
+            Hook("b", stdout=pre(additionalContext="project json"), layers=("project",)),
+            Hook("a", stdout=pre(additionalContext="user json")),
+        ),
+        Does(
+            runs={
+                "a": context("user json"),
+                "b": context("project json"),
+                "c": context("project toml"),
+            },
+            developer=("user json", "project json", "project toml"),
+            warnings=(
+                "loading hooks from both {ws}/.codex/hooks.json and {ws}/.codex/config.toml; "
+                "prefer a single representation for this layer",
+            ),
+        ),
     ),
     Case(
         "sources-same-handler-twice",
         "the same handler in the user's and the project's files runs twice",
-        (Hook("a", stdout=pre(additionalContext="twice"), layers=("user", "project"),
-              every_run=True),),
-        Does(developer=("twice", "twice"), counts={"a": 2},
-             runs={"a": ("completed", "context: twice")}),
+        (
+            Hook(
+                "a",
+                stdout=pre(additionalContext="twice"),
+                layers=("user", "project"),
+                every_run=True,
+            ),
+        ),
+        Does(developer=("twice", "twice"), counts={"a": 2}, runs={"a": context("twice")}),
     ),
     Case(
         "sources-first-reason-by-file-order",
         "blocks from two files: the user file's reason, first in the order, is the one shown",
-        (Hook("b", exit=2, stderr="project says no", layers=("project",)),
-         Hook("a", exit=2, stderr="user says no", sleep=0.5)),
-        Does(ran=False, runs={"a": ("blocked", "feedback: user says no"),
-                              "b": ("blocked", "feedback: project says no")},
-             output=blocked("user says no")),
+        (
+            Hook("b", exit=2, stderr="project says no", layers=("project",)),
+            Hook("a", exit=2, stderr="user says no", sleep=0.5),
+        ),
+        Does(
+            ran=False,
+            runs={"a": blocked_by("user says no"), "b": blocked_by("project says no")},
+            output=blocked("user says no"),
+        ),
     ),
     Case(
         "sources-untrusted-project-exec",
         "codex exec: a project that is not trusted has its .codex/ hooks left out, silently",
-        (Hook("a", stdout=pre(additionalContext="user")), Hook("b", exit=2, stderr="never",
-                                                                layers=("project",))),
+        (
+            Hook("a", stdout=pre(additionalContext="user")),
+            Hook("b", exit=2, stderr="never", layers=("project",)),
+        ),
         Does(developer=("user",), counts={"b": 0}),
-        mode="exec", trust_project=False,
+        mode="exec",
+        trust_project=False,
         differs="Codex's project trust (trust_level) is not hookd's: a workspace hookd trusts "
-        "has its .codex/ hooks run", hookd_also=("b",),
+        "has its .codex/ hooks run",
+        hookd_also=("b",),
     ),
     Case(
         "sources-app-server-trusts-its-folder",
         "app-server: thread/start marks the thread's folder trusted in the user's "
         "config.toml itself, so an untrusted project's .codex/ hooks run",
         (W, Hook("b", exit=2, stderr="project says no", layers=("project",))),
-        Does(ran=False, runs={"b": ("blocked", "feedback: project says no")},
-             output=blocked("project says no"),
-             config_has=('[projects."{ws}"]\ntrust_level = "trusted"',)),
+        Does(
+            ran=False,
+            runs={"b": blocked_by("project says no")},
+            output=blocked("project says no"),
+            config_has=('[projects."{ws}"]\ntrust_level = "trusted"',),
+        ),
         trust_project=False,
     ),
     Case(
@@ -1041,8 +1381,9 @@ CASES: list[Case] = [
         "a session in a sub-folder of a git repository: the repository's .codex/ hooks run, "
         "in the session's folder",
         (Hook("a", stdout=pre(additionalContext="repo hook"), layers=("project",)),),
-        Does(runs={"a": ("completed", "context: repo hook")}, developer=("repo hook",)),
-        cwd="{ws}/sub", files={"{ws}/.git/HEAD": "ref: refs/heads/main\n"},
+        Does(runs={"a": context("repo hook")}, developer=("repo hook",)),
+        cwd="{ws}/sub",
+        files={"{ws}/.git/HEAD": "ref: refs/heads/main\n"},
     ),
     Case(
         "sources-no-git-parent-not-read",
@@ -1055,69 +1396,108 @@ CASES: list[Case] = [
         "sources-codex-home",
         "CODEX_HOME moves the user's folder: its hooks run, ~/.codex's do not",
         (Hook("a", stdout=pre(additionalContext="moved home")), Hook("x", layers=())),
-        Does(runs={"a": ("completed", "context: moved home")}, developer=("moved home",),
-             counts={"x": 0}),
+        Does(runs={"a": context("moved home")}, developer=("moved home",), counts={"x": 0}),
         codex_home="{home}/elsewhere",
-        files={"{home}/.codex/hooks.json": out({"hooks": {"PreToolUse": [
-            {"hooks": [{"type": "command", "command": "{hooks}/x.sh"}]}]}})},
+        files={
+            "{home}/.codex/hooks.json": out(
+                {
+                    "hooks": {
+                        "PreToolUse": [{"hooks": [{"type": "command", "command": "{hooks}/x.sh"}]}]
+                    }
+                }
+            )
+        },
     ),
     # -- files Codex reads only in part -------------------------------------------------
     Case(
         "file-unknown-top-level-key",
         "an unknown top-level key: the whole file is skipped with a warning; other files run",
         (Hook("a", exit=2, stderr="never"), Hook("b", layers=("project",))),
-        Does(counts={"a": 0}, warnings=(
-            "failed to parse hooks config {codex}/hooks.json: unknown field `version`, "
-            "expected `description` or `hooks` at line 1 column 10",)),
+        Does(
+            counts={"a": 0},
+            warnings=(
+                "failed to parse hooks config {codex}/hooks.json: unknown field `version`, "
+                "expected `description` or `hooks` at line 1 column 10",
+            ),
+        ),
         top={"user": {"version": 1}},
-        files={"{codex}/hooks.json": '{"version": 1, "hooks": {"PreToolUse": [{"matcher": "Bash", '
-               '"hooks": [{"type": "command", "command": "{hooks}/a.sh"}]}]}}'},
+        files={
+            "{codex}/hooks.json": '{"version": 1, "hooks": {"PreToolUse": [{"matcher": "Bash", '
+            '"hooks": [{"type": "command", "command": "{hooks}/a.sh"}]}]}}'
+        },
     ),
     Case(
         "file-not-json",
         "a hooks.json that does not parse is skipped with a warning",
         (Hook("a", exit=2, stderr="never"), Hook("b", layers=("project",))),
-        Does(counts={"a": 0}, warnings=(
-            "failed to parse hooks config {codex}/hooks.json: trailing comma at line 1 column 58",)),
-        files={"{codex}/hooks.json": '{"hooks": {"Stop": [], "PreToolUse": [{"matcher": "Bash",},'
-               ' {"matcher": "Bash", "hooks": [{"type": "command", "command": "{hooks}/a.sh"}]}]}}'},
+        Does(
+            counts={"a": 0},
+            warnings=(
+                "failed to parse hooks config {codex}/hooks.json: trailing comma at line 1 column 58",
+            ),
+        ),
+        files={
+            "{codex}/hooks.json": '{"hooks": {"Stop": [], "PreToolUse": [{"matcher": "Bash",},'
+            ' {"matcher": "Bash", "hooks": [{"type": "command", "command": "{hooks}/a.sh"}]}]}}'
+        },
     ),
     Case(
         "file-unknown-event-and-keys",
         "an unknown event and unknown handler keys are ignored without a word",
-        (Hook("a", fields={"onFailure": "block", "args": ["x"]}, exit=1),
-         Hook("x", event="Notification")),
+        (
+            Hook("a", fields={"onFailure": "block", "args": ["x"]}, exit=1),
+            Hook("x", event="Notification"),
+        ),
         Does(runs={"a": FAILED_1}, counts={"x": 0}),
     ),
     Case(
         "file-unsupported-handlers",
         "prompt and agent handlers and an empty command are skipped with warnings; the "
         "rest of the group runs",
-        (Hook("p", fields={"type": "prompt", "prompt": "judge"}),
-         Hook("g", fields={"type": "agent", "prompt": "judge"}),
-         Hook("e", command="   "), Hook("a", stdout=pre(additionalContext="still here"))),
-        Does(runs={"a": ("completed", "context: still here")}, developer=("still here",),
-             counts={"p": 0, "g": 0, "e": 0},
-             warnings=("skipping prompt hook in {codex}/hooks.json: prompt hooks are not supported yet",
-                       "skipping agent hook in {codex}/hooks.json: agent hooks are not supported yet",
-                       "skipping empty hook command in {codex}/hooks.json")),
+        (
+            Hook("p", fields={"type": "prompt", "prompt": "judge"}),
+            Hook("g", fields={"type": "agent", "prompt": "judge"}),
+            Hook("e", command="   "),
+            Hook("a", stdout=pre(additionalContext="still here")),
+        ),
+        Does(
+            runs={"a": context("still here")},
+            developer=("still here",),
+            counts={"p": 0, "g": 0, "e": 0},
+            warnings=(
+                "skipping prompt hook in {codex}/hooks.json: prompt hooks are not supported yet",
+                "skipping agent hook in {codex}/hooks.json: agent hooks are not supported yet",
+                "skipping empty hook command in {codex}/hooks.json",
+            ),
+        ),
     ),
     Case(
         "file-http-handler",
         "an http handler: the whole file is skipped with a warning",
-        (Hook("h", fields={"type": "http", "url": "http://127.0.0.1:9/"}),
-         Hook("a", exit=2, stderr="never"), Hook("b", layers=("project",))),
-        Does(counts={"a": 0, "h": 0}, warnings=(
-            "failed to parse hooks config {codex}/hooks.json: unknown variant `http`, expected "
-            "one of `command`, `mcp_tool`, `prompt`, `agent` at line 1 column 71",)),
+        (
+            Hook("h", fields={"type": "http", "url": "http://127.0.0.1:9/"}),
+            Hook("a", exit=2, stderr="never"),
+            Hook("b", layers=("project",)),
+        ),
+        Does(
+            counts={"a": 0, "h": 0},
+            warnings=(
+                "failed to parse hooks config {codex}/hooks.json: unknown variant `http`, expected "
+                "one of `command`, `mcp_tool`, `prompt`, `agent` at line 1 column 71",
+            ),
+        ),
     ),
     Case(
         "file-invalid-matcher",
         "an invalid matcher regex: its group is skipped with a warning, the others run",
         (W, Hook("a", exit=2, stderr="never", matcher="[")),
-        Does(counts={"a": 0}, warnings=(
-            'invalid matcher "[" in {codex}/hooks.json: regex parse error:\n    [\n    ^\n'
-            "error: unclosed character class",)),
+        Does(
+            counts={"a": 0},
+            warnings=(
+                'invalid matcher "[" in {codex}/hooks.json: regex parse error:\n    [\n    ^\n'
+                "error: unclosed character class",
+            ),
+        ),
     ),
     # -- hook trust (the /hooks review) -------------------------------------------------
     Case(
@@ -1125,14 +1505,16 @@ CASES: list[Case] = [
         "a hook nobody reviewed (no trusted_hash) is skipped without a word",
         (W, Hook("a", exit=2, stderr="never", trusted=False)),
         Does(counts={"a": 0}),
-        differs=OWN_TRUST, hookd_also=("a",),
+        differs=OWN_TRUST,
+        hookd_also=("a",),
     ),
     Case(
         "trust-modified-skipped",
         "a hook whose definition changed since its review (another hash) is skipped",
         (W, Hook("a", exit=2, stderr="never", state={"trusted_hash": "sha256:" + "0" * 64})),
         Does(counts={"a": 0}),
-        differs=OWN_TRUST, hookd_also=("a",),
+        differs=OWN_TRUST,
+        hookd_also=("a",),
     ),
     Case(
         "trust-disabled",
@@ -1144,32 +1526,67 @@ CASES: list[Case] = [
         "trust-hash-recipe",
         "the trust hash covers the normalised handler: timeout 0 as 1, statusMessage, "
         "async, a non-default additionalContextLimit (all trusted here by the recipe)",
-        (Hook("a", fields={"timeout": 0, "statusMessage": "checking"}),
-         Hook("b", fields={"additionalContextLimit": 1000}, stdout=pre(additionalContext="b")),
-         Hook("c", fields={"additionalContextLimit": 2500, "commandWindows": "c.cmd"})),
-        Does(runs={"b": ("completed", "context: b")}, developer=("b",)),
+        (
+            Hook("a", fields={"timeout": 0, "statusMessage": "checking"}),
+            Hook("b", fields={"additionalContextLimit": 1000}, stdout=pre(additionalContext="b")),
+            Hook("c", fields={"additionalContextLimit": 2500, "commandWindows": "c.cmd"}),
+        ),
+        Does(runs={"b": context("b")}, developer=("b",)),
     ),
     # -- matchers (a shell call is tool Bash) --------------------------------------------
     Case(
         "matcher-exact-forms",
         "letters, digits, _ and | are exact names: Bash, Edit|Bash match; Ba, Edit|Write, "
         "bash, exec_command, shell do not",
-        (W, *(Hook(n, matcher=m, stdout=pre(additionalContext=m)) for n, m in (
-            ("a", "Bash"), ("b", "Edit|Bash"), ("c", "Ba"), ("d", "Edit|Write"), ("e", "bash"),
-            ("f", "exec_command"), ("g", "shell"), ("h", "local_shell")))),
-        Does(runs={"a": ("completed", "context: Bash"), "b": ("completed", "context: Edit|Bash")},
-             developer=("Bash", "Edit|Bash"), counts=dict.fromkeys("cdefgh", 0)),
+        (
+            W,
+            *(
+                Hook(n, matcher=m, stdout=pre(additionalContext=m))
+                for n, m in (
+                    ("a", "Bash"),
+                    ("b", "Edit|Bash"),
+                    ("c", "Ba"),
+                    ("d", "Edit|Write"),
+                    ("e", "bash"),
+                    ("f", "exec_command"),
+                    ("g", "shell"),
+                    ("h", "local_shell"),
+                )
+            ),
+        ),
+        Does(
+            runs={"a": context("Bash"), "b": context("Edit|Bash")},
+            developer=("Bash", "Edit|Bash"),
+            counts=dict.fromkeys("cdefgh", 0),
+        ),
     ),
     Case(
         "matcher-regex-forms",
         "anything else is an unanchored regex: ^Ba, B.sh, .*, * and an empty matcher match; "
         "mcp__.* and 'Bash ' do not",
-        (W, *(Hook(n, matcher=m, stdout=pre(additionalContext=f"<{m}>")) for n, m in (
-            ("a", "^Ba"), ("b", "B.sh"), ("c", ".*"), ("d", "*"), ("e", ""), ("f", "mcp__.*"),
-            ("g", "Bash ")))),
-        Does(runs={n: ("completed", f"context: <{m}>") for n, m in (
-            ("a", "^Ba"), ("b", "B.sh"), ("c", ".*"), ("d", "*"), ("e", ""))},
-             developer=("<^Ba>", "<B.sh>", "<.*>", "<*>", "<>"), counts={"f": 0, "g": 0}),
+        (
+            W,
+            *(
+                Hook(n, matcher=m, stdout=pre(additionalContext=f"<{m}>"))
+                for n, m in (
+                    ("a", "^Ba"),
+                    ("b", "B.sh"),
+                    ("c", ".*"),
+                    ("d", "*"),
+                    ("e", ""),
+                    ("f", "mcp__.*"),
+                    ("g", "Bash "),
+                )
+            ),
+        ),
+        Does(
+            runs={
+                n: ("completed", f"context: <{m}>")
+                for n, m in (("a", "^Ba"), ("b", "B.sh"), ("c", ".*"), ("d", "*"), ("e", ""))
+            },
+            developer=("<^Ba>", "<B.sh>", "<.*>", "<*>", "<>"),
+            counts={"f": 0, "g": 0},
+        ),
     ),
     # -- apply_patch (Codex's file edits; offered to catalog models) ----------------------
     Case(
@@ -1177,23 +1594,31 @@ CASES: list[Case] = [
         "apply_patch is matched by Edit (and its own name); tool_name says apply_patch; a "
         "deny keeps the patch from being applied",
         (Hook("a", matcher="Edit", exit=2, stderr="no edits"), Hook("b", matcher="apply_patch")),
-        Does(ran=False, runs={"a": ("blocked", "feedback: no edits")},
-             output=blocked("no edits", PATCH["input"])),
+        Does(
+            ran=False,
+            runs={"a": blocked_by("no edits")},
+            output=blocked("no edits", PATCH["input"]),
+        ),
         turns=(PATCH, {"text": "done."}),
     ),
     Case(
         "patch-write-alias",
         "Write matches apply_patch too; MultiEdit does not",
-        (Hook("a", matcher="Write", stdout=pre(additionalContext="write hit")),
-         Hook("b", matcher="MultiEdit", exit=2, stderr="never")),
-        Does(runs={"a": ("completed", "context: write hit")}, developer=("write hit",),
-             counts={"b": 0}),
+        (
+            Hook("a", matcher="Write", stdout=pre(additionalContext="write hit")),
+            Hook("b", matcher="MultiEdit", exit=2, stderr="never"),
+        ),
+        Does(runs={"a": context("write hit")}, developer=("write hit",), counts={"b": 0}),
         turns=(PATCH, {"text": "done."}),
     ),
     Case(
         "patch-rewrite",
         "a rewrite of apply_patch's input: the rewritten patch is applied",
-        (Hook("a", matcher="Edit", stdout=pre("allow", updatedInput={"command": REWRITTEN_PATCH})),),
+        (
+            Hook(
+                "a", matcher="Edit", stdout=pre("allow", updatedInput={"command": REWRITTEN_PATCH})
+            ),
+        ),
         Does(ran=False, rewritten=True),
         turns=(PATCH, {"text": "done."}),
     ),
@@ -1201,8 +1626,9 @@ CASES: list[Case] = [
         "patch-post-tool-use",
         "PostToolUse on apply_patch (matcher Edit), with the tool's output",
         (Hook("a", matcher="Edit", stdout=specific("PostToolUse", additionalContext="patched")),),
-        Does(runs={"a": ("completed", "context: patched")}, developer=("patched",)),
-        event="PostToolUse", turns=(PATCH, {"text": "done."}),
+        Does(runs={"a": context("patched")}, developer=("patched",)),
+        event="PostToolUse",
+        turns=(PATCH, {"text": "done."}),
     ),
     Case(
         "patch-through-the-shell",
@@ -1242,9 +1668,14 @@ CASES: list[Case] = [
         "displayOrder counts every event's handlers in Codex's event order (SessionEnd's "
         "first), which the <hook_prompt> id shows",
         (Hook("a", exit=2, stderr="once more"), Hook("e", event="SessionEnd", matcher=NO_MATCHER)),
-        Does(requests=3, counts={"a": 2}, prompts=(
-            HOOK_PROMPT.format(reason="once more").replace("stop:0:", "stop:1:"),)),
-        event="Stop", matcher=None, mode="exec",
+        Does(
+            requests=3,
+            counts={"a": 2},
+            prompts=(HOOK_PROMPT.format(reason="once more").replace("stop:0:", "stop:1:"),),
+        ),
+        event="Stop",
+        matcher=None,
+        mode="exec",
     ),
     # -- hookd by design ---------------------------------------------------------------
     Case(
@@ -1253,85 +1684,152 @@ CASES: list[Case] = [
         "fails open (the tool runs); past hookd's 16 MiB cap the hook never ran, which "
         "blocks a guard event",
         (Hook("a", command="{script}; head -c 17825792 /dev/zero | tr '\\0' x", stdout="{"),),
-        Does(runs={"a": ("failed", "error: hook returned invalid pre-tool-use JSON output")}),
+        Does(runs={"a": failed("hook returned invalid pre-tool-use JSON output")}),
         differs="hookd's never-ran rule: a hook whose output hookd could not take blocks "
-        "PreToolUse (Codex fails open)", hookd_blocks=True,
+        "PreToolUse (Codex fails open)",
+        hookd_blocks=True,
     ),
     # -- compaction (thread/compact/start: trigger manual) --------------------------------
     Case(
         "compact-pre-and-post",
         "PreCompact and PostCompact run around a manual compaction (trigger matcher); a "
         "systemMessage is a warning; plain stdout is ignored",
-        (Hook("a", matcher="manual", stdout=out({"systemMessage": "compacting"})),
-         Hook("x", matcher="auto"),
-         Hook("b", event="PostCompact", matcher="manual", stdout="plain")),
-        Does(runs={"a": ("completed", "warning: compacting")}, requests=3, counts={"x": 0},
-             prompts=(COMPACTION_PROMPT,), turn="completed"),
-        event="PreCompact", compact=True,
+        (
+            Hook("a", matcher="manual", stdout=out({"systemMessage": "compacting"})),
+            Hook("x", matcher="auto"),
+            Hook("b", event="PostCompact", matcher="manual", stdout="plain"),
+        ),
+        Does(
+            runs={"a": warning("compacting")},
+            requests=3,
+            counts={"x": 0},
+            prompts=(COMPACTION_PROMPT,),
+            turn="completed",
+        ),
+        event="PreCompact",
+        compact=True,
     ),
     Case(
         "compact-pre-continue-false",
         "PreCompact continue: false: no compaction (no request, no PostCompact), the "
         "compaction turn is interrupted",
-        (Hook("a", stdout=out({"continue": False, "stopReason": "keep it all"})),
-         Hook("b", event="PostCompact")),
-        Does(runs={"a": ("stopped", "stop: keep it all")}, counts={"b": 0}, turn="interrupted"),
-        event="PreCompact", matcher=None, compact=True,
+        (
+            Hook("a", stdout=out({"continue": False, "stopReason": "keep it all"})),
+            Hook("b", event="PostCompact"),
+        ),
+        Does(runs={"a": stopped("keep it all")}, counts={"b": 0}, turn="interrupted"),
+        event="PreCompact",
+        matcher=None,
+        compact=True,
     ),
     Case(
         "compact-pre-exit2",
         "PreCompact exit 2 or 1 is a failure whose error is stderr; compaction goes on; a "
         "decision is invalid output (Codex's words name the event PreCompact)",
-        (Hook("a", exit=2, stderr="not now"), Hook("c", stdout=out({"decision": "block"})),
-         Hook("d", exit=1, stderr=" pre compact one \n"), Hook("b", event="PostCompact")),
-        Does(runs={"a": ("failed", "error: not now"),
-                   "c": ("failed", "error: hook returned invalid PreCompact hook JSON output"),
-                   "d": ("failed", "error: pre compact one")},
-             requests=3, prompts=(COMPACTION_PROMPT,)),
-        event="PreCompact", matcher=None, compact=True,
+        (
+            Hook("a", exit=2, stderr="not now"),
+            Hook("c", stdout=out({"decision": "block"})),
+            Hook("d", exit=1, stderr=" pre compact one \n"),
+            Hook("b", event="PostCompact"),
+        ),
+        Does(
+            runs={
+                "a": failed("not now"),
+                "c": failed("hook returned invalid PreCompact hook JSON output"),
+                "d": failed("pre compact one"),
+            },
+            requests=3,
+            prompts=(COMPACTION_PROMPT,),
+        ),
+        event="PreCompact",
+        matcher=None,
+        compact=True,
     ),
     Case(
         "compact-post-failures",
         "PostCompact: exit 2 fails with stderr as the error; a decision or an array is "
         "invalid output",
-        (Hook("b", exit=2, stderr="post compact two"), Hook("c", stdout=out({"decision": "block"})),
-         Hook("d", stdout="[1]")),
-        Does(runs={"b": ("failed", "error: post compact two"),
-                   "c": ("failed", "error: hook returned invalid PostCompact hook JSON output"),
-                   "d": ("failed", "error: hook returned invalid PostCompact hook JSON output")},
-             requests=3, prompts=(COMPACTION_PROMPT,)),
-        event="PostCompact", matcher=None, compact=True,
+        (
+            Hook("b", exit=2, stderr="post compact two"),
+            Hook("c", stdout=out({"decision": "block"})),
+            Hook("d", stdout="[1]"),
+        ),
+        Does(
+            runs={
+                "b": failed("post compact two"),
+                "c": failed("hook returned invalid PostCompact hook JSON output"),
+                "d": failed("hook returned invalid PostCompact hook JSON output"),
+            },
+            requests=3,
+            prompts=(COMPACTION_PROMPT,),
+        ),
+        event="PostCompact",
+        matcher=None,
+        compact=True,
     ),
     # -- subagents ([features] multi_agent_v2, the collaboration tools) ------------------
     Case(
         "subagent-start-and-stop",
         "SubagentStart and SubagentStop fire around a spawned agent (agent_id, agent_type, "
         "matcher on agent_type); the spawn tool is named collaborationspawn_agent",
-        (Hook("a", event="SubagentStart", matcher="default",
-              stdout=specific("SubagentStart", additionalContext="sub start note")),
-         Hook("x", event="SubagentStart", matcher="explorer"),
-         Hook("b", event="SubagentStop"), Hook("t", event="PreToolUse", matcher=".*")),
-        Does(runs={"a": ("completed", "context: sub start note")}, counts={"t": 3, "x": 0},
-             sub_developer=("sub start note",), requests=3, sub_requests=2),
-        event="SubagentStart", matcher=None, **SUBAGENT,
+        (
+            Hook(
+                "a",
+                event="SubagentStart",
+                matcher="default",
+                stdout=specific("SubagentStart", additionalContext="sub start note"),
+            ),
+            Hook("x", event="SubagentStart", matcher="explorer"),
+            Hook("b", event="SubagentStop"),
+            Hook("t", event="PreToolUse", matcher=".*"),
+        ),
+        Does(
+            runs={"a": context("sub start note")},
+            counts={"t": 3, "x": 0},
+            sub_developer=("sub start note",),
+            requests=3,
+            sub_requests=2,
+        ),
+        event="SubagentStart",
+        matcher=None,
+        **SUBAGENT,
     ),
     Case(
         "subagent-stop-block",
         "SubagentStop block: the subagent goes on with the reason as a <hook_prompt>",
-        (Hook("b", event="SubagentStop", stdout=out({"decision": "block", "reason": "check again"})),),
-        Does(runs={"b": ("blocked", "feedback: check again")}, counts={"b": 2}, requests=3,
-             sub_requests=3, sub_prompts=(
-                 '<hook_prompt hook_run_id="subagent-stop:0:{codex}/hooks.json">check again'
-                 "</hook_prompt>",)),
-        event="SubagentStop", matcher=None, **SUBAGENT,
+        (
+            Hook(
+                "b",
+                event="SubagentStop",
+                stdout=out({"decision": "block", "reason": "check again"}),
+            ),
+        ),
+        Does(
+            runs={"b": blocked_by("check again")},
+            counts={"b": 2},
+            requests=3,
+            sub_requests=3,
+            sub_prompts=(
+                '<hook_prompt hook_run_id="subagent-stop:0:{codex}/hooks.json">check again'
+                "</hook_prompt>",
+            ),
+        ),
+        event="SubagentStop",
+        matcher=None,
+        **SUBAGENT,
     ),
     Case(
         "subagent-pre-tool-use",
         "PreToolUse inside a subagent: agent_id and agent_type in the payload; a deny blocks "
         "the subagent's command",
         (Hook("a", exit=2, stderr="not in a subagent"),),
-        Does(ran=False, runs={"a": ("blocked", "feedback: not in a subagent")}, requests=3,
-             sub_requests=2, sub_output=blocked("not in a subagent")),
+        Does(
+            ran=False,
+            runs={"a": blocked_by("not in a subagent")},
+            requests=3,
+            sub_requests=2,
+            sub_output=blocked("not in a subagent"),
+        ),
         **SUBAGENT,
     ),
     # -- plugins (installed by the agent from a local marketplace) ------------------------
@@ -1339,12 +1837,18 @@ CASES: list[Case] = [
         "plugin-hook",
         "a plugin's hooks run after the user's, with ${PLUGIN_ROOT} replaced in the command "
         "and PLUGIN_ROOT, PLUGIN_DATA and their CLAUDE_ twins set; its deny blocks",
-        (Hook("a", stdout=pre(additionalContext="user first")),
-         Hook("p", layers=("plugin",), stdout=pre("deny", "the plugin says no"))),
-        Does(ran=False, runs={"a": ("completed", "context: user first"),
-                              "p": ("blocked", "feedback: the plugin says no")},
-             developer=("user first",), output=blocked("the plugin says no")),
-        differs="hookd does not read plugins' hooks", hookd_not=("p",),
+        (
+            Hook("a", stdout=pre(additionalContext="user first")),
+            Hook("p", layers=("plugin",), stdout=pre("deny", "the plugin says no")),
+        ),
+        Does(
+            ran=False,
+            runs={"a": context("user first"), "p": blocked_by("the plugin says no")},
+            developer=("user first",),
+            output=blocked("the plugin says no"),
+        ),
+        differs="hookd does not read plugins' hooks",
+        hookd_not=("p",),
     ),
     Case(
         "plugin-untrusted",
@@ -1357,49 +1861,84 @@ CASES: list[Case] = [
         "managed-hooks-first",
         "/etc/codex/requirements.toml [hooks] and /etc/codex/config.toml [hooks] are managed "
         "(run with no review) and come first, in that order",
-        (Hook("a", stdout=pre(additionalContext="user")),
-         Hook("s", layers=(), stdout=pre(additionalContext="system config")),
-         Hook("m", layers=(), stdout=pre(additionalContext="requirements"))),
-        Does(runs={"a": ("completed", "context: user"), "s": ("completed", "context: system config"),
-                   "m": ("completed", "context: requirements")},
-             developer=("requirements", "system config", "user")),
-        differs=NO_REQUIREMENTS, hookd_not=("m",),
-        files={"{system}/etc/codex/config.toml": toml_hook("s"),
-               "{system}/etc/codex/requirements.toml": toml_hook("m")},
+        (
+            Hook("a", stdout=pre(additionalContext="user")),
+            Hook("s", layers=(), stdout=pre(additionalContext="system config")),
+            Hook("m", layers=(), stdout=pre(additionalContext="requirements")),
+        ),
+        Does(
+            runs={
+                "a": context("user"),
+                "s": context("system config"),
+                "m": context("requirements"),
+            },
+            developer=("requirements", "system config", "user"),
+        ),
+        differs=NO_REQUIREMENTS,
+        hookd_not=("m",),
+        files={
+            "{system}/etc/codex/config.toml": toml_hook("s"),
+            "{system}/etc/codex/requirements.toml": toml_hook("m"),
+        },
     ),
     Case(
         "managed-only",
         "allow_managed_hooks_only in the requirements: the user's and the project's hooks "
         "are left out, the managed ones run",
-        (Hook("a", exit=2, stderr="never"), Hook("b", layers=("project",), exit=2, stderr="never"),
-         Hook("m", layers=(), stdout=pre(additionalContext="managed"))),
-        Does(runs={"m": ("completed", "context: managed")}, developer=("managed",),
-             counts={"a": 0, "b": 0}),
-        differs=NO_REQUIREMENTS, hookd_not=("m",), hookd_also=("a", "b"),
-        files={"{system}/etc/codex/requirements.toml": "allow_managed_hooks_only = true\n"
-               + toml_hook("m")},
+        (
+            Hook("a", exit=2, stderr="never"),
+            Hook("b", layers=("project",), exit=2, stderr="never"),
+            Hook("m", layers=(), stdout=pre(additionalContext="managed")),
+        ),
+        Does(runs={"m": context("managed")}, developer=("managed",), counts={"a": 0, "b": 0}),
+        differs=NO_REQUIREMENTS,
+        hookd_not=("m",),
+        hookd_also=("a", "b"),
+        files={
+            "{system}/etc/codex/requirements.toml": "allow_managed_hooks_only = true\n"
+            + toml_hook("m")
+        },
     ),
     Case(
         "subagent-start-outputs",
         "SubagentStart: plain stdout is context for the subagent; an unknown key is invalid "
-        "(\"subagent start\"); exit 2 is an ordinary failure",
-        (Hook("a", event="SubagentStart", stdout=out({"foo": 1})),
-         Hook("b", event="SubagentStart", stdout="plain sub start"),
-         Hook("e", event="SubagentStart", exit=2, stderr="x")),
-        Does(runs={"a": ("failed", "error: hook returned invalid subagent start JSON output"),
-                   "b": ("completed", "context: plain sub start"),
-                   "e": ("failed", "error: hook exited with code 2")},
-             sub_developer=("plain sub start",), requests=3, sub_requests=2),
-        event="SubagentStart", matcher=None, **SUBAGENT,
+        '("subagent start"); exit 2 is an ordinary failure',
+        (
+            Hook("a", event="SubagentStart", stdout=out({"foo": 1})),
+            Hook("b", event="SubagentStart", stdout="plain sub start"),
+            Hook("e", event="SubagentStart", exit=2, stderr="x"),
+        ),
+        Does(
+            runs={
+                "a": failed("hook returned invalid subagent start JSON output"),
+                "b": context("plain sub start"),
+                "e": failed("hook exited with code 2"),
+            },
+            sub_developer=("plain sub start",),
+            requests=3,
+            sub_requests=2,
+        ),
+        event="SubagentStart",
+        matcher=None,
+        **SUBAGENT,
     ),
     Case(
         "subagent-stop-invalid",
-        "SubagentStop: an unknown key and plain stdout are invalid (\"subagent stop hook\")",
-        (Hook("c", event="SubagentStop", stdout=out({"foo": 1})),
-         Hook("d", event="SubagentStop", stdout="plain")),
-        Does(runs={"c": ("failed", "error: hook returned invalid subagent stop hook JSON output"),
-                   "d": ("failed", "error: hook returned invalid subagent stop hook JSON output")},
-             requests=3, sub_requests=2),
-        event="SubagentStop", matcher=None, **SUBAGENT,
+        'SubagentStop: an unknown key and plain stdout are invalid ("subagent stop hook")',
+        (
+            Hook("c", event="SubagentStop", stdout=out({"foo": 1})),
+            Hook("d", event="SubagentStop", stdout="plain"),
+        ),
+        Does(
+            runs={
+                "c": failed("hook returned invalid subagent stop hook JSON output"),
+                "d": failed("hook returned invalid subagent stop hook JSON output"),
+            },
+            requests=3,
+            sub_requests=2,
+        ),
+        event="SubagentStop",
+        matcher=None,
+        **SUBAGENT,
     ),
 ]

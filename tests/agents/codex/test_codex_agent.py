@@ -107,7 +107,9 @@ def _script(hook: Hook) -> str:
         lines.append(f"sh -c {_sh(hook.child)} </dev/null >/dev/null 2>&1 &")
         lines.append(f'echo $! > {out}.child.$n"')
     if not hook.every_run:
-        lines.append(f'[ "$n" -gt 0 ] && {{ echo "end {hook.name}" >> "$HOOK_OUT/order.log"; exit 0; }}')
+        lines.append(
+            f'[ "$n" -gt 0 ] && {{ echo "end {hook.name}" >> "$HOOK_OUT/order.log"; exit 0; }}'
+        )
     if hook.sleep:
         lines.append(f"sleep {hook.sleep}")
     lines += [
@@ -294,7 +296,9 @@ def _toml_value(value: Any) -> str:
     if isinstance(value, str):
         return json.dumps(value)
     if isinstance(value, dict):
-        return "{ " + ", ".join(f"{json.dumps(k)} = {_toml_value(v)}" for k, v in value.items()) + " }"
+        return (
+            "{ " + ", ".join(f"{json.dumps(k)} = {_toml_value(v)}" for k, v in value.items()) + " }"
+        )
     return "[" + ", ".join(_toml_value(v) for v in value) + "]"
 
 
@@ -361,7 +365,8 @@ def _turns(case: Case, places: dict[str, Path]) -> dict[str, Any]:
     script = {case.id: _fill(list(turns), places)}
     if case.subagent_turns:
         script[f"{case.id}-sub"] = _fill(list(case.subagent_turns), places)
-    return json.loads(json.dumps(script).replace("{case}", case.id))
+    filled: dict[str, Any] = json.loads(json.dumps(script).replace("{case}", case.id))
+    return filled
 
 
 def agent_env(case: Case, places: dict[str, Path]) -> dict[str, str]:
@@ -418,7 +423,7 @@ def observe(case: Case, places: dict[str, Path]) -> dict[str, Any]:
     """What the agent did, from the app-server's messages, the model's requests, the
     marker files and the hooks' own records."""
     messages = _jsonl(places["run"] / "appserver.jsonl")
-    listed = next((m["result"]["data"] for m in messages
+    listed: list[dict[str, Any]] = next((m["result"]["data"] for m in messages
                    if isinstance(m.get("result"), dict) and "data" in m["result"]
                    and m["result"]["data"] and "hooks" in m["result"]["data"][0]), [])  # fmt: skip
     hooks = [hook for entry in listed for hook in entry["hooks"]]
@@ -439,12 +444,16 @@ def observe(case: Case, places: dict[str, Path]) -> dict[str, Any]:
         "requests": requests,
         "sub_requests": sub_requests,
         "shown": [m["params"]["message"] for m in messages if m.get("method") == "warning"],
-        "asked": [m for m in messages if "id" in m and str(m.get("method", "")).endswith(
-            "requestApproval")],  # fmt: skip
+        "asked": [m for m in messages if "id" in m and _approval(m)],
         "turns": [m["params"]["turn"] for m in messages if m.get("method") == "turn/completed"],
         "observation": json.loads((places["run"] / "observation.json").read_text()),
         "messages": messages,
     }
+
+
+def _approval(message: dict[str, Any]) -> bool:
+    """Codex asks the client to approve something (``item/.../requestApproval``)."""
+    return str(message.get("method", "")).endswith("requestApproval")
 
 
 def _named(run: dict[str, Any], listed: list[dict[str, Any]]) -> dict[str, Any]:
@@ -726,12 +735,12 @@ def compare(case: Case, places: dict[str, Path], agent: dict[str, Any],
 
     event = case.event
     names = _agent_ran(case, places)
-    runs = _fire_runs(case, places["agent"])
+    counts = _fire_runs(case, places["agent"])
     if case.differs:  # hookd runs other hooks than Codex, by design (the case says which)
-        runs = {n: c for n, c in runs.items() if n not in case.hookd_not}
-        runs.update(dict.fromkeys(case.hookd_also, 1))
+        counts = {n: c for n, c in counts.items() if n not in case.hookd_not}
+        counts.update(dict.fromkeys(case.hookd_also, 1))
         names = (names - set(case.hookd_not)) | set(case.hookd_also)
-    check("hooks that ran (how often)", runs, _fire_runs(case, places["hookd"]))
+    check("hooks that ran (how often)", counts, _fire_runs(case, places["hookd"]))
     if case.differs:
         if case.hookd_blocks:
             check("hookd blocks (never ran)", True, hookd["blocked"] and hookd["action"] == "block")
@@ -743,9 +752,14 @@ def compare(case: Case, places: dict[str, Path], agent: dict[str, Any],
             check(name, *_same_out(name, agent_records, places["agent"], hookd_records,
                                    places["hookd"]))  # fmt: skip
         return problems
-    agent_records, hookd_records = _records(places["agent"], names), _records(places["hookd"], names)
+    agent_records, hookd_records = (
+        _records(places["agent"], names),
+        _records(places["hookd"], names),
+    )
     for name in sorted(set(agent_records) | set(hookd_records)):
-        mine, theirs = _same_out(name, agent_records, places["agent"], hookd_records, places["hookd"])
+        mine, theirs = _same_out(
+            name, agent_records, places["agent"], hookd_records, places["hookd"]
+        )
         if mine != theirs:
             problems.append(f"{name}: the agent gave {mine!r}, hookd {theirs!r}")
     killed = {n for n in names if not (places["agent"] / f"{n}.done.0").exists()}
@@ -797,9 +811,8 @@ def _compare_effects(case: Case, places: dict[str, Path], agent: dict[str, Any],
             problems.append(f"{what}: the agent {agent_did!r}, hookd {hookd_says!r}")
 
     event, reason = case.event, hookd["reason"]
-    in_subagent = bool(case.subagent_turns) and event != "PreToolUse" or (
-        event == "PreToolUse" and bool(case.subagent_turns))  # fmt: skip
-    requests = agent["sub_requests"] if in_subagent else agent["requests"]
+    # a subagent case's event happens in the subagent: its requests say what it was sent
+    requests = agent["sub_requests"] if case.subagent_turns else agent["requests"]
     outputs = tool_outputs(requests)
     if event == "PreToolUse" or (event == "PermissionRequest" and not agent["asked"]):
         check("the tool ran", agent["ran"] or agent["rewritten"], hookd["action"] != "block")

@@ -86,7 +86,8 @@ def _seen(agent: dict[str, Any], run: str) -> dict[str, Any]:
         "shown": shown, "warnings": agent["shown"], "asked": bool(agent["asked"]),
         "turns": [turn["status"] for turn in agent["turns"]],
     }  # fmt: skip
-    return json.loads(json.dumps(seen).replace(f"/{run}/", "/RUN/"))
+    steady: dict[str, Any] = json.loads(json.dumps(seen).replace(f"/{run}/", "/RUN/"))
+    return steady
 
 
 def _steady(output: str) -> str:

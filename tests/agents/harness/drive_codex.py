@@ -160,7 +160,9 @@ class AppServer:
         return code
 
 
-def _turn(server: AppServer, thread: str, prompt: str, run: dict[str, Any], deadline: float) -> None:
+def _turn(
+    server: AppServer, thread: str, prompt: str, run: dict[str, Any], deadline: float
+) -> None:
     """One turn: start it, interrupt it once its command runs if the case says so, wait
     for its ``turn/completed``."""
     mark = len(server.received)
