@@ -240,7 +240,7 @@ ONE_SECOND = {"timeout": 1}
 FAILED_1 = failed("hook exited with code 1")
 AFTER_A_AND_B = (
     "touch {ws}/ran; i=0; until [ -e {agent}/a.done.0 ] && [ -e {agent}/b.done.0 ] || "
-    "[ $i -ge 600 ]; do sleep 0.05; i=$((i+1)); done; sleep 0.5"
+    "[ $i -ge 600 ]; do sleep 0.05; i=$((i+1)); done; sleep 1"
 )
 """The marker command, which then waits (30 s at most) until hooks ``a`` and ``b`` have
 answered in the background, so that their answers are in when Codex sends the tool's
