@@ -1421,10 +1421,6 @@ CASES: list[Case] = [
             ),
         ),
         top={"user": {"version": 1}},
-        files={
-            "{codex}/hooks.json": '{"version": 1, "hooks": {"PreToolUse": [{"matcher": "Bash", '
-            '"hooks": [{"type": "command", "command": "{hooks}/a.sh"}]}]}}'
-        },
     ),
     Case(
         "file-not-json",
