@@ -712,7 +712,9 @@ def _texts(runs: list[dict[str, Any]], kind: str) -> list[str]:
 def expected_action(event: str, blocked: bool, stopped: bool) -> str:
     """What Codex did next, in the fire result's words (``action``)."""
     if event in ("Stop", "SubagentStop"):
-        return "proceed" if blocked else "stop"  # a block makes Codex go on; else the turn ends
+        # as for Claude Code: a block blocks the stop (Codex goes on with the reason as a
+        # new prompt); else the stop proceeds; continue: false stops
+        return "block" if blocked else ("stop" if stopped else "proceed")
     if event == "PostToolUse":
         return "block" if blocked or stopped else "proceed"  # the output replaced, it goes on
     if event == "UserPromptSubmit":
@@ -835,7 +837,7 @@ def _compare_effects(case: Case, places: dict[str, Path], agent: dict[str, Any],
         fragments = re.findall(r"<hook_prompt hook_run_id=\"[^\"]*\">(.*?)</hook_prompt>",
                                prompts[0] if prompts else "", re.S)  # fmt: skip
         check("the next prompt", "\n\n".join(fragments) or None,
-              reason if hookd["action"] == "proceed" else None)  # fmt: skip
+              reason if hookd["action"] == "block" else None)  # fmt: skip
     delivered = hookd.get("delivered", [])
     if delivered:  # background hooks: Codex gives their contexts to the model after the
         # tool's output and shows their systemMessages as warnings

@@ -66,7 +66,6 @@ _config_files: StatCache[Loaded] = StatCache()
 
 kept_after_error = base.keep_none
 fire_extras = base.no_extras
-async_result = base.no_async_result
 hook_label = base.label_by_command
 
 
@@ -234,6 +233,21 @@ def interpret(spec: HookSpec, request: FireRequest, outcome: ProcessOutcome) -> 
     return output.interpret(request.event, outcome, spec.timeout_s)
 
 
+def async_result(report: HookReport, request: FireRequest) -> dict[str, Any]:
+    """What a finished ``async`` hook tells the agent: its ``additionalContext`` (to the
+    model, after the tool's output) and ``systemMessage`` (a warning), read as any answer
+    of the event; decisions have no effect; a hook that failed says nothing."""
+    verdict = report.verdict
+    said = verdict.error is None
+    return {
+        "context": verdict.context if said else None,
+        "systemMessage": verdict.system_message if said else None,
+        "rewake": False,
+        "rewakeMessage": None,
+        "spilled": [],
+    }
+
+
 def refine(request: FireRequest, combined: Combined, reports: Sequence[HookReport]) -> Combined:
     """Codex's own way with several answers: on a tool or permission event the first
     blocking hook's reason (in written order), not every one's; the input rewrite of the
@@ -257,14 +271,13 @@ def refine(request: FireRequest, combined: Combined, reports: Sequence[HookRepor
 def action(request: FireRequest, combined: Combined) -> Action:
     """What Codex does next: a blocked tool is not run (PreToolUse, PermissionRequest) or
     its output replaced (PostToolUse) and the turn goes on; a blocked prompt ends the turn
-    with no model request; a Stop block goes on with the reason as a new prompt;
-    ``continue: false`` ends the turn (on PostToolUse it only replaces the output)."""
+    with no model request; a blocked Stop is no stop (``block``, as for Claude Code: the
+    agent goes on with the reason as a new prompt); ``continue: false`` ends the turn (on
+    PostToolUse it only replaces the output)."""
     event = request.event
     if not combined.continue_ and event != "PostToolUse":
         return "stop"
-    if combined.blocked:
-        if event in ("Stop", "SubagentStop"):
-            return "proceed"
+    if combined.blocked:  # on Stop: the stop is blocked, the agent goes on
         return "stop" if event == "UserPromptSubmit" else "block"
     if not combined.continue_:
         return "block"

@@ -193,8 +193,7 @@ def _relayed(
         where = review.key(agent_file, event, len(hooks[event]) - 1, 0)
         pins[where] = review.trusted_hash(event, None, command, _effective(event, timeout))
     config_text = _text_of(config_file)
-    kept = review.without_pins(config_text or "")
-    new_config, said = review.with_pins(kept, pins, config_file)
+    new_config, said = review.with_pins(config_text, pins, config_file, agent_file)
     plan = Plan({agent_file: (agent_text, dump_settings(agent))}, notes + said)
     if new_config != (config_text or ""):
         plan.writes[config_file] = (config_text, new_config)
@@ -208,7 +207,7 @@ def _unpinned(config_file: str, agent_file: str, plan: Plan) -> None:
     config_text = _text_of(config_file)
     if config_text is None:
         return
-    remaining = review.without_pins(config_text)
+    remaining = review.without_pins(config_text, agent_file)
     if remaining != config_text:
         plan.writes[config_file] = (config_text, remaining)
 
