@@ -74,8 +74,9 @@ IGNORED_OUTPUT = frozenset({"SessionEnd", "PreModelRequest", "PostModelRequest"}
 STDERR_IS_THE_ERROR = frozenset(
     {"PreModelRequest", "PostModelRequest", "PreCompact", "PostCompact"}
 )
-"""Events where a hook exiting other than 0 fails with its stderr as the error (none at
-all when it wrote none), not with ``hook exited with code N``."""
+"""Events where a hook exiting other than 0 fails with its stderr as the error, not with
+``hook exited with code N`` (which Codex does not show either when the stderr is empty:
+hookd says it, so that a failure is never silent)."""
 
 
 class Rejected(Exception):
@@ -99,7 +100,7 @@ def interpret(event: str, outcome: ProcessOutcome, timeout_s: float) -> Verdict:
                                  f"{EXIT2_REASON[event]} to stderr")  # fmt: skip
         return Verdict(blocks=True, decision="deny", reason=stderr)
     if code != 0 and event in STDERR_IS_THE_ERROR:
-        return Verdict(error=stderr or None)
+        return Verdict(error=stderr or f"hook exited with code {code}")
     if code != 0:
         return Verdict(error=f"hook exited with code {code}")
     if event in IGNORED_OUTPUT or not stdout.strip():
