@@ -83,8 +83,9 @@ def sequential(request: FireRequest) -> bool:
 
 
 def sources(home: str, system_root: str, roots: Sequence[str]) -> list[Source]:
-    """Every layer's two files in Codex's order, each agent file followed by the
-    hookd-owned file of what ``hookd adopt`` took from it."""
+    """The managed requirements, every layer's two files in Codex's order (each agent
+    file followed by the hookd-owned file of what ``hookd adopt`` took from it), then the
+    user's plugins."""
     system = os.path.join(system_root, "etc", "codex")
     found = [Source(DIALECT, "managed", os.path.join(system, config.REQUIREMENTS_FILE), "settings")]
     found += _layer("system", system, None, None)
@@ -113,12 +114,18 @@ def adopted_path(home: str, root: str | None) -> str:
 
 
 def load(source: Source) -> Loaded:
+    if source.kind == "hookdir":
+        return _folder(source)
     if os.path.basename(source.path) in (config.CONFIG_FILE, config.REQUIREMENTS_FILE):
         return config.load_config_toml(source)
     return config.load_hooks_json(source)
 
 
 def load_event(source: Source, event: str) -> tuple[HookSpec, ...] | Loaded:
+    return _folder(source)
+
+
+def _folder(source: Source) -> Loaded:
     """The user's plugins (``plugins``); a Codex folder named by the fire (``CODEX_HOME``,
     ``hooksDirs``): both its files, read again when either changes."""
     if source.layer == "plugin":
