@@ -199,3 +199,15 @@ async def test_managed_hooks_first_and_managed_only(rpc, settings, workspace) ->
                                               + table.format("managed"))  # fmt: skip
     only = await rpc.fire("codex", "Stop", [str(workspace)], {"cwd": str(workspace)})
     assert [h["command"] for h in only["hooks"]] == ["echo managed", "echo system"]
+
+
+async def test_the_plugin_folder_is_no_source_error(rpc, settings, workspace) -> None:
+    """The user's Codex folder is read as a folder of plugins: ``status`` counts its hooks
+    and says nothing of it (reading the folder as a file would be an error)."""
+    hooks_file(Path(settings.home) / ".codex", "Stop", "true")
+    await rpc.fire("codex", "Stop", [str(workspace)], {"cwd": str(workspace)})
+
+    status = await rpc.call("status")
+
+    assert status["sourceErrors"] == []
+    assert status["hooks"]["byDialect"]["codex"] == 1
