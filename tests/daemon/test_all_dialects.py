@@ -42,7 +42,7 @@ def test_the_protocol_names_every_member_callers_use() -> None:
     assert set(MEMBERS) == {
         "DIALECT", "EVENTS", "POLICY", "UNCANCELLABLE_EVENTS", "GUARD_EVENTS", "TAKES_HOOKS_DIRS",
         "HOOKS_DIR_ENV", "canonical_event", "sources", "load", "load_event",
-        "kept_after_error", "sequential", "select", "prepare", "interpret", "refine", "action",
+        "kept_after_error", "sequential", "chained", "select", "prepare", "interpret", "refine", "action",
         "native", "fire_extras", "async_result", "hook_label",
     }  # fmt: skip
 
@@ -125,7 +125,9 @@ def test_every_agent_has_relay_facts_and_can_be_adopted_or_says_it_cannot(
     facts = integration.RELAY
     assert isinstance(facts, RelayFacts)
     assert facts.entry_args >= 0
-    assert facts.event_key
+    assert facts.event_key or (  # the event in the payload, or named by the entry
+        facts.event_arg is not None and 0 <= facts.event_arg < facts.entry_args
+    )
     assert all(
         runner in INTEGRATIONS and runner is not dialect for runner in facts.runners.values()
     )

@@ -57,7 +57,15 @@ AGENTS: dict[str, Any] = {'claude': {'args': 0,
            'event': 'hook_event_name',
            'runners': {},
            'continue': ('{"systemMessage": {message_json}}', '{message}\n', 0),
-           'block': ('', '{message}\n', 2)}}
+           'block': ('', '{message}\n', 2)},
+ 'copilot': {'args': 2,
+             'event': '',
+             'runners': {},
+             'continue': ('', '{message}\n', 0),
+             'block': ('{"permissionDecision": "deny", "permissionDecisionReason": '
+                       '{message_json}, "behavior": "deny", "message": {message_json}}',
+                       '{message}\n',
+                       2)}}
 
 EXIT_CODES: dict[str, Any] = {'args': 0,
  'event': '',

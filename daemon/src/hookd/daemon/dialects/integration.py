@@ -87,6 +87,10 @@ class RelayFacts:
     runners: Mapping[str, Dialect] = field(default_factory=dict)
     """Event names (in ``event_key``) another agent sends through the same entry: one
     relay file in ``.clinerules/hooks`` serves both Cline runners."""
+    event_arg: int | None = None
+    """The entry argument (counted after the agent's name, from 0) that names the event,
+    for an agent whose payloads do not all name theirs (Copilot CLI's camelCase events):
+    ``event_key`` is then not read."""
 
 
 @dataclass(frozen=True, slots=True)

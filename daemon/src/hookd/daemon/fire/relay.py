@@ -62,8 +62,12 @@ def relay_request(
     facts = integration.RELAY
     if len(params.args) > facts.entry_args:
         raise _refused(integration, params, too_many_arguments(params.agent, params.args))
-    payload = _event(params, facts.event_key, integration)
-    event = payload[facts.event_key]
+    if facts.event_arg is not None:
+        payload = _event(params, None, integration)
+        event = params.args[facts.event_arg] if len(params.args) > facts.event_arg else ""
+    else:
+        payload = _event(params, facts.event_key, integration)
+        event = payload[facts.event_key]
     runner = INTEGRATIONS[facts.runners.get(event, integration.DIALECT)]
     call = RelayCall(params.agent, params.args, payload, params.env, params.cwd)
     try:
@@ -101,13 +105,15 @@ def _integration(agent: str) -> IntegrationModule | None:
         return None
 
 
-def _event(params: RelayParams, key: str, integration: IntegrationModule) -> dict[str, Any]:
-    """The agent's event from stdin, naming itself in ``key``."""
+def _event(params: RelayParams, key: str | None, integration: IntegrationModule) -> dict[str, Any]:
+    """The agent's event from stdin, naming itself in ``key`` (None: the entry names it)."""
     try:
         payload = json.loads(params.stdin)
     except ValueError as exc:
         raise _refused(integration, params, f"the event on stdin is not JSON ({exc})") from None
-    if not isinstance(payload, dict) or not isinstance(payload.get(key), str):
+    if key is None and isinstance(payload, dict):
+        return payload
+    if not isinstance(payload, dict) or not isinstance(payload.get(key or ""), str):
         raise _refused(integration, params, f"the event on stdin has no {key}: is this run by "
                        "the agent?")  # fmt: skip
     return payload
