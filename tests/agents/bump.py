@@ -24,7 +24,7 @@ from pathlib import Path
 HERE = Path(__file__).parent
 VERSIONS = HERE / "versions.json"
 SUITES = {"claude-code": "claude", "cline-sdk": "cline_sdk", "cline": "cline", "auggie": "augment",
-          "codex": "codex"}  # fmt: skip
+          "codex": "codex", "copilot": "copilot"}  # fmt: skip
 """Each pinned agent's suite folder under tests/agents/."""
 
 

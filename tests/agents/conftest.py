@@ -66,6 +66,21 @@ def codex_bin() -> str:
 
 
 @pytest.fixture(scope="session")
+def copilot_bin() -> str:
+    """GitHub Copilot CLI's platform binary (a Node single-executable application; the npm
+    launcher only spawns it). Its first run unpacks it into ``pkgcache`` beside it
+    (``COPILOT_PKG_CACHE_HOME``), shared by every case: done here, once."""
+    import subprocess
+
+    platform = "linux-arm64" if os.uname().machine in ("aarch64", "arm64") else "linux-x64"
+    binary = _installed("copilot", f"node_modules/@github/copilot-{platform}/copilot", 1_000_000)
+    cache = str(Path(binary).parents[3] / "pkgcache")
+    subprocess.run([binary, "--version"], env={"PATH": "/usr/bin:/bin", "HOME": "/nonexistent",
+                   "COPILOT_PKG_CACHE_HOME": cache}, capture_output=True, check=False, timeout=120)  # fmt: skip
+    return binary
+
+
+@pytest.fixture(scope="session")
 def netns() -> None:
     from agents.harness.netns import check_netns
 

@@ -9,6 +9,10 @@
 #   codex        @openai/codex               (npm brings the platform package, an alias:
 #                @openai/codex-linux-x64 = @openai/codex@<version>-linux-x64, which holds
 #                the native musl binary vendor/<target>/bin/codex; no install scripts)
+#   copilot      @github/copilot             (a small Node launcher; the agent is the
+#                platform package @github/copilot-linux-x64, a Node single-executable
+#                application, installed by name at the same version; its first run
+#                unpacks ~235 MB into pkgcache/ beside it, done here once)
 set -euo pipefail
 cd "$(dirname "$0")"
 DIR="${HOOKD_AGENTS_DIR:-$HOME/.cache/hookd-agents}"
@@ -52,3 +56,18 @@ if [ ! -x "$CODEX" ] || [ "$(stat -c %s "$CODEX")" -lt 1000000 ]; then
   rm -f "$DIR/codex-$(version codex)/.installed"
   exit 1
 fi
+case "$(uname -m)" in
+  aarch64|arm64) copilot_platform=linux-arm64 ;;
+  *) copilot_platform=linux-x64 ;;
+esac
+install copilot @github/copilot --ignore-scripts "@github/copilot-$copilot_platform@$(version copilot)"
+COPILOT_DIR="$DIR/copilot-$(version copilot)"
+COPILOT="$COPILOT_DIR/node_modules/@github/copilot-$copilot_platform/copilot"
+if [ ! -x "$COPILOT" ] || [ "$(stat -c %s "$COPILOT")" -lt 1000000 ]; then
+  echo "$COPILOT is missing: npm did not install Copilot's platform package" \
+    "(@github/copilot-$copilot_platform@$(version copilot))" >&2
+  rm -f "$COPILOT_DIR/.installed"
+  exit 1
+fi
+env -i PATH=/usr/bin:/bin HOME=/nonexistent COPILOT_PKG_CACHE_HOME="$COPILOT_DIR/pkgcache" \
+  "$COPILOT" --version >/dev/null

@@ -19,8 +19,15 @@ from scripted import Script, publish_port
 
 
 def _calls(turn: dict[str, Any], serial: int) -> list[dict[str, Any]]:
-    return [{"index": 0, "id": f"call_{serial:04d}", "type": "function",
-             "function": {"name": turn["tool"], "arguments": json.dumps(turn.get("args", {}))}}]  # fmt: skip
+    """The turn's tool call, or its ``tools`` (``[[name, args], ...]``: one batch)."""
+    asked = turn.get("tools") or [[turn["tool"], turn.get("args", {})]]
+    return [{"index": i, "id": f"call_{serial:04d}_{i}", "type": "function",
+             "function": {"name": name, "arguments": json.dumps(args)}}
+            for i, (name, args) in enumerate(asked)]  # fmt: skip
+
+
+def _calling(turn: dict[str, Any]) -> bool:
+    return "tool" in turn or "tools" in turn
 
 
 def _usage() -> dict[str, int]:
@@ -29,14 +36,14 @@ def _usage() -> dict[str, int]:
 
 def _completion(turn: dict[str, Any], serial: int) -> dict[str, Any]:
     message: dict[str, Any] = {"role": "assistant", "content": turn.get("text")}
-    if "tool" in turn:
+    if "tool" in turn or "tools" in turn:
         message["tool_calls"] = [
             {k: v for k, v in call.items() if k != "index"} for call in _calls(turn, serial)
         ]
     return {
         "id": f"chatcmpl-{serial}", "object": "chat.completion", "created": 1, "model": "fake",
         "choices": [{"index": 0, "message": message,
-                     "finish_reason": "tool_calls" if "tool" in turn else "stop"}],
+                     "finish_reason": "tool_calls" if _calling(turn) else "stop"}],
         "usage": _usage(),
     }  # fmt: skip
 
@@ -45,14 +52,14 @@ def _sse(turn: dict[str, Any], serial: int) -> bytes:
     head = {"id": f"chatcmpl-{serial}", "object": "chat.completion.chunk", "created": 1,
             "model": "fake"}  # fmt: skip
     delta: dict[str, Any] = {"role": "assistant"}
-    if "tool" in turn:
+    if _calling(turn):
         delta["tool_calls"] = _calls(turn, serial)
     else:
         delta["content"] = turn.get("text", "done")
     chunks = [
         {**head, "choices": [{"index": 0, "delta": delta, "finish_reason": None}]},
         {**head, "choices": [{"index": 0, "delta": {},
-                              "finish_reason": "tool_calls" if "tool" in turn else "stop"}],
+                              "finish_reason": "tool_calls" if _calling(turn) else "stop"}],
          "usage": _usage()},
     ]  # fmt: skip
     return b"".join(b"data: " + json.dumps(c).encode() + b"\n\n" for c in chunks) + (
@@ -81,6 +88,10 @@ def serve(port_file: str, script: Script) -> None:
                 return
             body = json.loads(raw or b"{}")
             turn, serial = script.answer(body, json.dumps(body.get("messages", []))), next(counter)
+            if "status" in turn:  # a failing model (its error's status and message)
+                error = {"error": {"message": turn.get("message", "boom"), "type": "server_error"}}
+                self._send(turn["status"], "application/json", json.dumps(error).encode())
+                return
             if body.get("stream"):
                 self._send(200, "text/event-stream", _sse(turn, serial))
             else:

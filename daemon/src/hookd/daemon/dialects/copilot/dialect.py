@@ -53,7 +53,7 @@ from .. import base, relay_entries
 from ..base import first_root, hook_environment
 from ..claude.rules import matcher_matches as claude_matcher_matches
 from . import config, events, output, payload
-from .events import AGENT_EVENT, AGENT_NAME_MATCHED, PASCAL, PASCAL_OF, TOOL_MATCHED
+from .events import AGENT_EVENT, AGENT_NAME_MATCHED, PASCAL, PASCAL_OF, TOOL_MATCHED, TOOL_NAMES
 
 DIALECT = Dialect.COPILOT
 EVENTS: tuple[str, ...] = events.EVENTS
@@ -77,6 +77,8 @@ STRIPPED = frozenset({
 GIT_SAFETY = {"GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "safe.bareRepository",
               "GIT_CONFIG_VALUE_0": "explicit"}  # fmt: skip
 PROJECT_VARIABLES = ("COPILOT_PROJECT_DIR", "CLAUDE_PROJECT_DIR")
+RUNTIME_NAMES = {claude: runtime for runtime, claude in reversed(TOOL_NAMES.items())}
+"""A Claude tool name → the runtime name (``Bash`` is ``bash`` on Linux)."""
 _files: StatCache[Loaded] = StatCache()
 
 kept_after_error = base.keep_all
@@ -167,13 +169,13 @@ def load_folder(source: Source) -> Loaded:
         paths = config.folder_files(source.path)
     parts = []
     for index, path in enumerate(paths):
-        hook_dir = os.path.dirname(path)
+        hook_dir: str | None = None if source.layer == "policy" else os.path.dirname(path)
         extra: dict[str, Any] = {}
         if source.adopted and source.adopted_from:
             relative = os.path.relpath(path, source.path)
             extra["from_file"] = os.path.join(source.adopted_from, relative)
             hook_dir = os.path.dirname(extra["from_file"])
-        def read(path: str = path, index: int = index, hook_dir: str = hook_dir,
+        def read(path: str = path, index: int = index, hook_dir: str | None = hook_dir,
                  extra: dict[str, Any] = extra) -> Loaded:  # fmt: skip
             return config.hook_file(source, path, path, hook_dir, index, extra)
         loaded = _files.get(path, read)
@@ -287,7 +289,9 @@ def _matches(spec: HookSpec, request: FireRequest) -> bool:
     if event in TOOL_MATCHED:
         name = body.get("toolName", body.get("tool_name"))
         runtime = name if isinstance(name, str) else ""
-        if spec.event in PASCAL and spec.event != "PermissionRequest" or request.event in PASCAL:
+        if "tool_name" in body:  # a PascalCase payload names the tool as Claude does
+            runtime = RUNTIME_NAMES.get(runtime, runtime)
+        if spec.event in PASCAL and spec.event != "PermissionRequest":
             claude_name = payload.claude_tool(runtime)
             tokens = {part.strip() for part in matcher.split("|")}
             return runtime in tokens or claude_matcher_matches("PreToolUse", matcher, claude_name)

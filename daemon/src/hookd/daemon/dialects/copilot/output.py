@@ -36,6 +36,7 @@ NO_REASON = "No reason provided"
 PERMISSION_DENIED = "Permission denied by hook."
 PERMISSION_FAILED = "Permission request hook failed"
 POLICY_FAILED = "Policy hook failed"
+PERMISSION_PREFIX = "Permission denied by a PermissionRequest hook: "
 
 
 def answer_of(stdout: str) -> dict[str, Any] | None:
@@ -97,7 +98,7 @@ def _failed_verdict(event: str, spec: HookSpec, label: str) -> dict[str, Any]:
         return {"blocks": True, "decision": "deny",
                 "reason": f'Denied by preToolUse hook from "{label}" (hook errored)'}  # fmt: skip
     if event == "permissionRequest":
-        return {"blocks": True, "decision": "deny", "reason": PERMISSION_FAILED}
+        return {"blocks": True, "decision": "deny", "reason": PERMISSION_PREFIX + PERMISSION_FAILED}
     return {}
 
 
@@ -188,7 +189,7 @@ def _failed(event: str, native: Mapping[str, Any], result: Outcome) -> None:
         result.reason = f'Denied by preToolUse hook from "{native["label"]}" (hook errored)'
     elif event == "permissionRequest":
         result.blocked, result.decision, result.errored = True, "deny", True
-        result.reason = PERMISSION_FAILED
+        result.reason = PERMISSION_PREFIX + PERMISSION_FAILED
     elif native.get("policy") and event in POLICY_FAILS_CLOSED:
         result.blocked, result.errored = True, True
         result.reason = ("Tool result blocked: " + POLICY_FAILED if event == "postToolUse"
@@ -253,7 +254,7 @@ def _permission(merged: Mapping[str, Any], result: Outcome) -> None:
         message = merged.get("message")
         text = message if isinstance(message, str) and message else PERMISSION_DENIED
         result.blocked, result.decision = True, "deny"
-        result.reason = f"Permission denied by a PermissionRequest hook: {text}"
+        result.reason = PERMISSION_PREFIX + text
         result.answer = {"behavior": "deny", "message": text}
         if merged.get("interrupt") is True:
             result.stop = True
