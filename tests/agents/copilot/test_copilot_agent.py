@@ -386,10 +386,14 @@ def compare(case: Case, places: dict[str, Path], agent: dict[str, Any],
         check("action", action, hookd["action"])
     results = tool_results(agent)
     if event in ("preToolUse", "permissionRequest") and hookd["action"] in ("block", "ask"):
-        check("the tool result the model was sent", results[0] if results else None, hookd["reason"])
+        check(
+            "the tool result the model was sent", results[0] if results else None, hookd["reason"]
+        )
     if event == "preToolUse":
         check("a rewrite ran", agent["rewritten"], "rewritten" in json.dumps(hookd["updatedInput"]))
-        context = [m for m in user_messages(agent) if m.startswith("Additional context from preToolUse")]
+        context = [
+            m for m in user_messages(agent) if m.startswith("Additional context from preToolUse")
+        ]
         check("context", context[0].split("\n", 1)[1] if context else None, hookd["context"])
     if event == "postToolUse" and results:
         base = "tool-said-this\n<shellId: 0 completed with exit code 0>"
@@ -400,7 +404,9 @@ def compare(case: Case, places: dict[str, Path], agent: dict[str, Any],
             if hookd["context"] else "")  # fmt: skip
         check("the tool result the model was sent", results[0], expected)
     if event == "postToolUseFailure":
-        context = [m for m in user_messages(agent) if "Additional guidance from postToolUseFailure" in m]
+        context = [
+            m for m in user_messages(agent) if "Additional guidance from postToolUseFailure" in m
+        ]
         check("context", context[0].split("\n", 1)[1] if context else None, hookd["context"])
     if event == "userPromptSubmitted":
         if hookd["blocked"]:

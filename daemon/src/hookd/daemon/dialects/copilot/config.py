@@ -84,8 +84,8 @@ def settings_file(source: Source, label: str) -> Loaded:
                            if isinstance(raw, dict) else {"hooks": raw},
                            source, path, label, None, 0, None, strict=True)  # fmt: skip
     except (FileError, ItemError) as exc:
-        return Loaded(settings=settings,
-                      error=f"{path} could not be loaded: Settings config error: {exc}")  # fmt: skip
+        why = f"{path} could not be loaded: Settings config error: {exc}"
+        return Loaded(settings=settings, error=why)
     if switch is True and source.layer == "user":
         hooks = {}  # the user's settings switch only their own inline hooks off (§1.3)
     return Loaded(hooks=hooks, settings=settings)
@@ -159,7 +159,9 @@ def _spec(handler: Any, matcher: Any, key: str, source: Source, path: str, label
         if not isinstance(url, str) or not url:
             raise ItemError(f"{where}.url: url is required")
         command = url
-        options["headers"] = handler.get("headers") if isinstance(handler.get("headers"), dict) else {}
+        options["headers"] = (
+            handler.get("headers") if isinstance(handler.get("headers"), dict) else {}
+        )
     else:
         command = str(handler.get("prompt", ""))
     if matcher is not None:
@@ -199,8 +201,8 @@ def _command(handler: Mapping[str, Any], where: str) -> tuple[str, tuple[str, ..
         raise ItemError(f"{where}: Specify either 'exec' (native executable) or "
                         "'bash'/'powershell'/'command' (shell), but not both")  # fmt: skip
     if isinstance(program, str) and program:
-        args = handler.get("args") if isinstance(handler.get("args"), list) else []
-        argv = (program, *(str(a) for a in args))
+        args = handler.get("args")
+        argv = (program, *(str(a) for a in (args if isinstance(args, list) else [])))
         return " ".join(argv), argv
     if shell is not None:
         return shell, ("/bin/bash", "--norc", "--noprofile", "-c", shell)
@@ -245,7 +247,7 @@ def folder_files(folder: str) -> list[str]:
 
 
 def _descending(data: bytes) -> tuple[int, ...]:
-    return tuple(255 - b for b in data) + (256,)
+    return (*tuple(255 - b for b in data), 256)
 
 
 def policy_files(folder: str) -> list[str]:

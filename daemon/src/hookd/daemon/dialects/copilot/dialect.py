@@ -104,7 +104,11 @@ def chained(request: FireRequest, report: HookReport) -> FireRequest | None:
     event = AGENT_EVENT[request.event]
     body = request.payload
     pascal_form = request.event in PASCAL
-    if event == "preToolUse" and "modifiedArgs" in answer and report.verdict.native.get("code") == 0:
+    if (
+        event == "preToolUse"
+        and "modifiedArgs" in answer
+        and report.verdict.native.get("code") == 0
+    ):
         body = {**body, ("tool_input" if pascal_form else "toolArgs"): answer["modifiedArgs"]}
     elif event == "postToolUse" and isinstance(answer.get("modifiedResult"), Mapping):
         result = answer["modifiedResult"]
@@ -131,8 +135,11 @@ def sources(home: str, system_root: str, roots: Sequence[str]) -> list[Source]:
 
 def _folder(layer: str, folder: str, root: str | None, home: str) -> list[Source]:
     owned = adopted_folder(home, root)
-    return [Source(DIALECT, layer, folder, "hookdir", root),
-            Source(DIALECT, layer, owned, "hookdir", root, adopted=True, adopted_from=folder)]  # fmt: skip
+    agent = Source(DIALECT, layer, folder, "hookdir", root)
+    return [
+        agent,
+        Source(DIALECT, layer, owned, "hookdir", root, adopted=True, adopted_from=folder),
+    ]
 
 
 def adopted_folder(home: str, root: str | None) -> str:
@@ -175,9 +182,11 @@ def load_folder(source: Source) -> Loaded:
             relative = os.path.relpath(path, source.path)
             extra["from_file"] = os.path.join(source.adopted_from, relative)
             hook_dir = os.path.dirname(extra["from_file"])
+
         def read(path: str = path, index: int = index, hook_dir: str | None = hook_dir,
                  extra: dict[str, Any] = extra) -> Loaded:  # fmt: skip
             return config.hook_file(source, path, path, hook_dir, index, extra)
+
         loaded = _files.get(path, read)
         if loaded is not None:
             parts.append(_reindexed(loaded, index, source))
@@ -232,11 +241,15 @@ def select(
         specs = [spec for key in keys for spec in content.hooks.get(key, ())]
         specs.sort(key=lambda s: (s.options.get("file_index", 0), s.event in PASCAL))
         for spec in specs:
-            if spec.options.get("kind") == "command" and relay_entries.is_relay_command(spec.command):
+            if spec.options.get("kind") == "command" and relay_entries.is_relay_command(
+                spec.command
+            ):
                 continue  # hookd's own relay entry
-            if request.relay and source.adopted and request.relay_entry is not None and not (
-                    relay_entries.same_place(spec.options.get("from_file"), request.relay_entry)):  # fmt: skip
-                continue
+            entry = request.relay_entry if request.relay and source.adopted else None
+            if entry is not None and not relay_entries.same_place(
+                spec.options.get("from_file"), entry
+            ):
+                continue  # a relay fire runs the hooks adopted from its entry's file only
             if spec.options.get("kind") == "prompt":
                 warnings.append(f"{spec.source}: a prompt hook ({spec.event}) has no effect in "
                                 "Copilot's prompt mode, and is not run")  # fmt: skip

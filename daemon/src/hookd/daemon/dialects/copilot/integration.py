@@ -27,7 +27,7 @@ from typing import Any
 
 from hookd.protocol import FireResult
 
-from ...edits import Plan, Remove, nothing_adopted, not_relayed
+from ...edits import Plan, Remove, not_relayed, nothing_adopted
 from ...errors import UserError
 from ...model import Dialect, FireRequest
 from ..codex import integration as codex_integration
@@ -46,6 +46,10 @@ RELAY = RelayFacts(entry_args=2, event_key="", event_arg=1)
 """An entry names its own file and its event key (``hookd-relay copilot FILE KEY``)."""
 HTTP_ENTRY: HttpEntry | None = None
 RELAY_ARGUMENT = "copilot"
+SETTINGS_STAY = (
+    "the hooks of Copilot's settings files (settings.json, .claude/settings*.json) "
+    "stay with Copilot: move them to a hook file to hand them over"
+)
 RELAY_MARGIN_S = 10
 """How much longer the relay entry may run than the hooks it relays, one after another."""
 
@@ -157,21 +161,33 @@ def _split(item: Any) -> tuple[Any, Any]:
     if isinstance(item, dict) and isinstance(item.get("hooks"), list):
         stay = [h for h in item["hooks"] if _why_not(h) is not None]
         take = [h for h in item["hooks"] if _why_not(h) is None]
-        return ({**item, "hooks": stay} if stay else None), ({**item, "hooks": take} if take else None)
+        return ({**item, "hooks": stay} if stay else None), (
+            {**item, "hooks": take} if take else None
+        )
     return (None, item) if _why_not(item) is None else (item, None)
 
 
 def _reasons(item: Any) -> list[str]:
-    handlers = item["hooks"] if isinstance(item, dict) and isinstance(item.get("hooks"), list) else [item]
+    handlers = (
+        item["hooks"] if isinstance(item, dict) and isinstance(item.get("hooks"), list) else [item]
+    )
     return [why for h in handlers if (why := _why_not(h))]
 
 
 def _timeout(item: Any) -> float:
-    handlers = item["hooks"] if isinstance(item, dict) and isinstance(item.get("hooks"), list) else [item]
+    handlers = (
+        item["hooks"] if isinstance(item, dict) and isinstance(item.get("hooks"), list) else [item]
+    )
     total = 0.0
     for handler in handlers:
-        value = handler.get("timeoutSec", handler.get("timeout")) if isinstance(handler, dict) else None
-        total += value if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0 else DEFAULT_TIMEOUT_S
+        value = (
+            handler.get("timeoutSec", handler.get("timeout")) if isinstance(handler, dict) else None
+        )
+        total += (
+            value
+            if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0
+            else DEFAULT_TIMEOUT_S
+        )
     return total
 
 
@@ -218,12 +234,20 @@ def _adopt(folder: str, owned: str, relay: str) -> Plan:
                 stay, take = _split(item)
                 if key in AGENT_EVENT and take is not None:
                     owned_hooks.setdefault(key, []).append(take)
-                    moved += len(take["hooks"]) if "hooks" in take and isinstance(take, dict) and isinstance(take.get("hooks"), list) else 1
+                    moved += (
+                        len(take["hooks"])
+                        if "hooks" in take
+                        and isinstance(take, dict)
+                        and isinstance(take.get("hooks"), list)
+                        else 1
+                    )
                 elif take is not None:
                     stay = item
                 if stay is not None:
                     kept.setdefault(key, []).append(stay)
-                    plan.notes += [f"{path}: {key}: {why}; it stays with Copilot" for why in _reasons(stay)]
+                    plan.notes += [
+                        f"{path}: {key}: {why}; it stays with Copilot" for why in _reasons(stay)
+                    ]
         if "version" in agent:
             owned_data.setdefault("version", agent["version"])
         agent["hooks"] = _without_relay(kept)
@@ -236,8 +260,7 @@ def _adopt(folder: str, owned: str, relay: str) -> Plan:
         project = owned.split(os.sep + ".hookd" + os.sep)[0]
         plan.notes.append(f"the project's hooks now live in {project}{os.sep}.hookd: run 'hookd "
                           f"allow {project}' so that hookd runs them")  # fmt: skip
-    plan.notes.append("the hooks of Copilot's settings files (settings.json, .claude/settings"
-                      "*.json) stay with Copilot: move them to a hook file to hand them over")  # fmt: skip
+    plan.notes.append(SETTINGS_STAY)
     return plan
 
 

@@ -80,12 +80,14 @@ def interpret(spec: HookSpec, outcome: ProcessOutcome) -> Verdict:
     else:
         code = outcome.exit_code
     if code is None or code not in (0, 2):
-        what = (f"Error: spawn {outcome.spawn_error}" if outcome.spawn_error and code is None
-                else f"Error: Hook command failed with code {code if code is not None else 1}")  # fmt: skip
+        if outcome.spawn_error and code is None:
+            what = f"Error: spawn {outcome.spawn_error}"
+        else:
+            what = f"Error: Hook command failed with code {code if code is not None else 1}"
         if stderr:
             what += f"\nStderr: {stderr}"
-        native = {"failed": True, "label": label, "policy": spec.layer == "policy"}
-        return Verdict(error=what, native=native, **_failed_verdict(event, spec, label))
+        failed = {"failed": True, "label": label, "policy": spec.layer == "policy"}
+        return Verdict(error=what, native=failed, **_failed_verdict(event, spec, label))
     output = None if event in OUTPUT_IGNORED else answer_of(outcome.stdout_text)
     if spec.options.get("form") == "pascal" and spec.event == "PreToolUse" and output:
         output = _with_specific(output)

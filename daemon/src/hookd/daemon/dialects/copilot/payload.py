@@ -17,7 +17,11 @@ Field = tuple[str, str | Callable[[Mapping[str, Any]], Any]]
 """A PascalCase key and the camelCase key (or how) it is made from."""
 
 SUBAGENT = ("agentId", "agentType", "parentAgentId")
-SUBAGENT_SNAKE = {"agentId": "agent_id", "agentType": "agent_type", "parentAgentId": "parent_agent_id"}
+SUBAGENT_SNAKE = {
+    "agentId": "agent_id",
+    "agentType": "agent_type",
+    "parentAgentId": "parent_agent_id",
+}
 
 
 def iso(value: Any) -> Any:
@@ -40,8 +44,9 @@ def _tool_result(payload: Mapping[str, Any]) -> Any:
     return {renamed.get(k, k): v for k, v in result.items()}
 
 
-_HEAD: tuple[Field, ...] = (("session_id", "sessionId"), ("timestamp", lambda p: iso(p.get("timestamp"))),
-                            ("cwd", "cwd"))  # fmt: skip
+_HEAD: tuple[Field, ...] = (
+    ("session_id", "sessionId"), ("timestamp", lambda p: iso(p.get("timestamp"))), ("cwd", "cwd"),
+)  # fmt: skip
 _TOOL: tuple[Field, ...] = (("tool_name", lambda p: claude_tool(p.get("toolName"))),
                             ("tool_input", "toolArgs"))  # fmt: skip
 FIELDS: dict[str, tuple[Field, ...]] = {
@@ -95,4 +100,4 @@ def _present(key: str, payload: Mapping[str, Any]) -> bool:
 
 def is_pascal_form(payload: Mapping[str, Any]) -> bool:
     """A payload in the snake_case form (a fire of a PascalCase event)."""
-    return "session_id" in payload or "hook_event_name" in payload and "sessionId" not in payload
+    return "session_id" in payload or ("hook_event_name" in payload and "sessionId" not in payload)
