@@ -26,6 +26,7 @@ SECTION_FOLDERS = {
     "Cline": "cline",
     "Augment": "augment",
     "Codex CLI": "codex",
+    "GitHub Copilot CLI": "copilot",
 }
 _CITATION = re.compile(r"(?:((?:[\w.]+/)*test_\w+)(?:\.py)?)?::([\w\-.*]+)")
 
@@ -128,3 +129,13 @@ def _missing(module: str, name: str) -> str | None:
         for _, p in nodes
     )
     return None if found else f"no case {name!r} in {module}"
+
+
+def test_every_copilot_case_is_a_row() -> None:
+    """Each real-agent case of Copilot CLI is a row of its section (issue 25)."""
+    sys.path.insert(0, str(REPO / "tests"))
+    from agents.copilot.cases import CASES
+
+    cited = {name for section, module, name in _citations()
+             if section.startswith("GitHub Copilot CLI") and module.endswith("test_copilot_agent.py")}  # fmt: skip
+    assert [case.id for case in CASES if case.id not in cited] == []

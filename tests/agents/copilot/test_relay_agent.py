@@ -14,19 +14,23 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import trio
 
-from agents.copilot.cases import CASES, DENY, Case, Does, Hook, bash, out
+from agents.copilot.cases import CASES, Case, Does, Hook, bash, out
 from agents.copilot.test_copilot_agent import (
     run_agent,
     setup_case,
     tool_results,
     user_messages,
 )
+from agents.harness.ahead import Ahead, jobs, selected_cases, trio_side
 from agents.harness.relayed import (
     KILL_COMMAND,
     adopt,
@@ -43,17 +47,15 @@ from hookd.daemon.settings import Settings
 from hookd_testing.cases import case_params
 
 RELAYED = (
-    "pre-deny", "pre-exit1", "pre-modified-args", "pre-context", "chain-deny-stops",
-    "chain-rewrite-seen", "chain-contexts", "camel-then-pascal", "pascal-hso-deny",
-    "order-folder-descending", "exec-repo-hook-dir", "exec-env", "perm-deny",
-    "perm-deny-then-allow", "post-context", "post-exit2-warns", "ups-block", "ss-context",
-    "stop-block",
+    "pre-exit1", "chain-deny-stops", "chain-rewrite-seen", "chain-contexts",
+    "camel-then-pascal", "order-folder-descending", "exec-repo-hook-dir", "exec-env",
+    "perm-deny-then-allow", "post-exit2-warns", "ups-block", "ss-context", "stop-block",
 )  # fmt: skip
-"""Denies (by answer, by failure), rewrites handed on, contexts of several hooks, both
-payload forms in one file, files in the agent's order, a project's hook file, a handler's
-env, permission answers merged, postToolUse contexts and a warning, a blocked prompt,
-sessionStart contexts and a stop block: all command hooks of hook folders, what adopt
-takes."""
+"""A deny by a failing hook and by an answer ending the chain, a rewrite handed on,
+contexts of several hooks, both payload forms in one file, files in the agent's order, a
+project's hook file, a handler's env, permission answers merged, a postToolUse context with
+a warning, a blocked prompt, sessionStart contexts and a stop block: all command hooks of
+hook folders, what adopt takes."""
 VOLATILE = ("sessionId", "session_id", "timestamp", "transcriptPath", "transcript_path")
 """What only one session has."""
 
@@ -91,23 +93,44 @@ def _relay_entries(places: dict[str, Path]) -> list[str]:
     return found
 
 
+@pytest.fixture(scope="module")
+def both_ahead(request: pytest.FixtureRequest, copilot_bin: str, netns: None,
+               tmp_path_factory: pytest.TempPathFactory) -> Iterator[Ahead]:  # fmt: skip
+    """Each selected case run twice, as it is and through the relay, ahead of its test
+    (``harness/ahead.py``: two agent runs at a time)."""
+    cases = selected_cases(request, "test_the_agent_does_the_same_through_the_relay")
+    base = tmp_path_factory.mktemp("relayed")
+    runs = Ahead(trio_side(_both_runs, copilot_bin), cases, lambda c: base / c.id, jobs())
+    yield runs
+    runs.close()
+
+
+async def _both_runs(copilot: str, case: Case, root: Path) -> dict[str, Any]:
+    """The plain run, then ``hookd adopt`` and the relayed run with a daemon of its own."""
+    plain_places = setup_case(case, root / "plain")
+    plain = await run_agent(case, plain_places, copilot)
+    places = setup_case(case, root / "relayed")
+    said = await adopt("copilot", places, *_scopes(case))
+    sockets = Path(tempfile.mkdtemp(prefix="hk", dir="/tmp"))
+    settings = Settings(socket_path=str(sockets / "hookd.sock"), home=str(places["home"]),
+                        system_root=str(places["system"]), term_grace_s=0.2, watchdog=False,
+                        subreaper=False, trust_all=True)  # fmt: skip
+    try:
+        async with serving(settings, places["home"]) as env:
+            relayed = await run_agent(case, places, copilot, env)
+    finally:
+        shutil.rmtree(sockets, ignore_errors=True)
+    return {"plain": (plain_places, plain), "relayed": (places, relayed), "said": said}
+
+
 @pytest.mark.parametrize("case", case_params([c for c in CASES if c.id in RELAYED]))
-async def test_the_agent_does_the_same_through_the_relay(
-    case: Case, copilot_bin: str, netns: None, settings: Settings, tmp_path: Path
-) -> None:
-    plain_places = setup_case(case, tmp_path / "plain")
-    places = setup_case(case, tmp_path / "relayed")
-    assert "handed to hookd" in await adopt("copilot", places, *_scopes(case))
+async def test_the_agent_does_the_same_through_the_relay(case: Case, both_ahead: Ahead) -> None:
+    _root, running = both_ahead.take(case)
+    side = await trio.to_thread.run_sync(running.result)
+    plain_places, plain = side["plain"]
+    places, relayed = side["relayed"]
+    assert "handed to hookd" in side["said"]
     assert _relay_entries(places), "adopt wrote no relay entry"
-    runs: dict[str, dict[str, Any]] = {}
-
-    async def plain_run() -> None:  # at the same time as the relayed one: two agent runs
-        runs["plain"] = await run_agent(case, plain_places, copilot_bin)
-
-    async with serving(settings, places["home"]) as env, trio.open_nursery() as nursery:
-        nursery.start_soon(plain_run)
-        relayed = await run_agent(case, places, copilot_bin, env)
-    plain = runs["plain"]
 
     assert _seen(relayed, "relayed") == _seen(plain, "plain")
     assert given(places["agent"], "relayed", VOLATILE) == given(
@@ -210,7 +233,3 @@ async def test_an_unreachable_hookd_follows_the_relay_policy(
         assert not relayed["ran"]
         assert tool_results(relayed) == [f"Denied by preToolUse hook: {said}"]
     assert len(relayed["requests"]) == 2
-
-
-def test_deny_is_the_case_table_s_deny() -> None:
-    assert json.loads(DENY)["permissionDecision"] == "deny"
