@@ -334,3 +334,19 @@ def test_native_is_one_hooks_answer() -> None:
         "additionalContext": "a\n\nb", "permissionDecision": "deny",
         "permissionDecisionReason": "No reason provided"}  # fmt: skip
     assert copilot.action(request(), combined) == "block"
+
+
+def test_an_http_hook_of_an_authorization_event_must_be_https(tmp_path: Path) -> None:
+    """copilot-research.md §1.4: skipped at load unless https, or allowed by a variable."""
+    hook_file(tmp_path, "h.json", {"preToolUse": [{"type": "http", "url": "http://127.0.0.1:9/h"}],
+                                   "postToolUse": [{"type": "http", "url": "http://127.0.0.1:9/h"}]})  # fmt: skip
+    source = folder(tmp_path)
+    loaded = [(source, copilot.load_folder(source))]
+
+    chosen, warnings = copilot.select(loaded, request())
+    assert chosen == []
+    assert "must use https://" in warnings[0]
+    allowed = FireRequest(Dialect.COPILOT, "preToolUse", ("/w",), PRE,
+                          env={"COPILOT_HOOK_ALLOW_LOCALHOST": "1"})  # fmt: skip
+    assert len(copilot.select(loaded, allowed)[0]) == 1
+    assert len(copilot.select(loaded, request("postToolUse"))[0]) == 1

@@ -117,3 +117,27 @@ async def test_a_relay_fire_runs_only_the_entrys_own_file(
 
     assert result["exitCode"] == 0
     assert (tmp_path / "ran").read_text().split() == ["a"]
+
+
+async def test_copilot_home_in_the_agents_environment_moves_the_user_folder(
+    rpc, settings, workspace, tmp_path
+) -> None:
+    """copilot-research.md §1.1: `$COPILOT_HOME` replaces `~/.copilot` entirely (its
+    `hooks/` and its `settings.json`), in the user's place in the order."""
+    out = tmp_path / "order"
+    hooks(
+        Path(settings.home) / ".copilot" / "hooks" / "h.json",
+        preToolUse=[{"bash": f"echo home >> {out}"}],
+    )
+    moved = tmp_path / "moved"
+    hooks(moved / "hooks" / "h.json", preToolUse=[{"bash": f"echo moved >> {out}"}])
+    write_json(
+        moved / "settings.json",
+        {"hooks": {"preToolUse": [{"bash": f"echo moved-settings >> {out}"}]}},
+    )
+    hooks(workspace / ".github" / "hooks" / "r.json", preToolUse=[{"bash": f"echo repo >> {out}"}])
+
+    await rpc.fire("copilot", "preToolUse", [str(workspace)], {**PRE, "cwd": str(workspace)},
+                   env={"COPILOT_HOME": str(moved)})  # fmt: skip
+
+    assert out.read_text().split() == ["moved", "moved-settings", "repo"]

@@ -256,8 +256,37 @@ def select(
                 continue
             if not _matches(spec, request):
                 continue
+            refused = _insecure_http(spec, request)
+            if refused:
+                warnings.append(refused)
+                continue
             chosen.append(spec)
     return chosen, warnings
+
+
+AUTH_EVENTS = frozenset({"preToolUse", "permissionRequest", "preMcpToolCall"})
+"""Events whose http hooks must use https (``copilot-research.md §1.4``)."""
+
+
+def _insecure_http(spec: HookSpec, request: FireRequest) -> str | None:
+    """Copilot skips an http hook of an authorization event that is not https, unless
+    ``COPILOT_HOOK_ALLOW_HTTP_AUTH_HOOKS=1`` (or ``COPILOT_HOOK_ALLOW_LOCALHOST=1`` for a
+    local address) in its environment."""
+    url = spec.command
+    if spec.options.get("kind") != "http" or AGENT_EVENT[spec.event] not in AUTH_EVENTS:
+        return None
+    if (
+        not url.startswith("http://")
+        or request.env.get("COPILOT_HOOK_ALLOW_HTTP_AUTH_HOOKS") == "1"
+    ):
+        return None
+    host = url[len("http://") :].split("/", 1)[0].rsplit(":", 1)[0]
+    local = host in ("localhost", "127.0.0.1", "[::1]")
+    if local and request.env.get("COPILOT_HOOK_ALLOW_LOCALHOST") == "1":
+        return None
+    return (f"{spec.source}: Authorization-affecting HTTP hooks (preToolUse, preMcpToolCall, "
+            "permissionRequest) must use https:// to protect response integrity — hook will "
+            "be skipped")  # fmt: skip
 
 
 def _keys(request: FireRequest) -> tuple[str, ...]:
