@@ -158,7 +158,8 @@ def test_status_prints_registry_summary(served, workspace) -> None:
     done = cli(path, "status")
 
     assert done.returncode == 0
-    assert "hooks      1  claude: 1" in done.stdout
+    # GitHub Copilot CLI runs a project's .claude/settings.json hooks too
+    assert "hooks      2  claude: 1  copilot: 1" in done.stdout
     assert "clients    1 of 512 connections, 0 refused" in done.stdout
     row = next(line for line in done.stdout.splitlines() if "settings.json" in line)
     assert row.split()[6:9] == ["claude", "project", str(workspace / ".claude" / "settings.json")]

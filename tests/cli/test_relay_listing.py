@@ -71,7 +71,7 @@ def test_allow_does_not_count_relay_entries_as_hooks(settings, workspace) -> Non
     assert done.returncode == 0, done.stderr
     head = done.stdout.splitlines()[0]
     # the adopted hooks (Claude's guard, Cline's file, which both Cline runners read) are
-    # the hooks; the agent's
-    # settings entry and relay file are hookd's own
-    assert head.startswith(f"hookd: allowed {workspace}: 3 hook(s) and 3 relay entries,"), head
-    assert done.stdout.count("(relay entry, not run by hookd)") == 3
+    # the hooks; the agent's settings entry (which Copilot CLI reads too, in the project's
+    # .claude/settings.json) and relay file are hookd's own
+    assert head.startswith(f"hookd: allowed {workspace}: 3 hook(s) and 4 relay entries,"), head
+    assert done.stdout.count("(relay entry, not run by hookd)") == 4

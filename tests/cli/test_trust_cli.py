@@ -70,7 +70,8 @@ def test_the_quick_start_needs_hookd_allow(served: str, workspace: Path, config:
 
     allowed = run("allow", "--config", str(config), cwd=workspace)
     assert allowed.returncode == 0, allowed.stderr
-    assert f"allowed {workspace}: 1 hook(s)" in allowed.stdout
+    # the one hook, as Claude Code and Copilot CLI (which reads .claude/settings.json) run it
+    assert f"allowed {workspace}: 2 hook(s)" in allowed.stdout
 
     trusted = run(*fire, stdin=PAYLOAD)
     assert trusted.returncode == 2

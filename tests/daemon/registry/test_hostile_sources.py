@@ -54,9 +54,9 @@ def test_refresh_ignores_files_no_hook_source_lives_under(tmp_path, settings) ->
     )
 
     assert registry.refresh([str(root / "build" / "a.o"), str(root / "README")]) == 0
-    assert registry.refresh([str(settings_file)]) == 1
+    assert registry.refresh([str(settings_file)]) == 2  # Claude's and Copilot's source
     assert registry.refresh([str(root / ".claude")]) >= 1
-    assert registry.summary()["hooks"]["total"] == 1
+    assert registry.summary()["hooks"]["total"] == 2  # Copilot CLI reads it too
 
 
 def test_racy_rule() -> None:

@@ -299,3 +299,29 @@ def test_a_hook_that_clears_its_environment_cannot_allow_either(tmp_path: Path) 
     assert result["hooks"][0]["exitCode"] == 1
     assert "it descends from the hookd daemon" in out.read_text()
     assert not (tmp_path / "state" / "trust.json").exists()
+
+
+async def test_a_settings_file_two_agents_read_is_allowed_for_both_and_revoked_for_both(
+    rpc: RpcClient, workspace: Path, tmp_path: Path, config: Path
+) -> None:
+    """GitHub Copilot CLI reads a project's .claude/settings.json too (copilot-research.md
+    §1.1): one approval covers both readings, and a hook only Copilot reads (a camelCase
+    key, which Claude Code ignores) revokes it for both."""
+    mark = tmp_path / "ran"
+    _claude(workspace, mark)
+    settings_file = workspace / ".claude/settings.json"
+    assert hookd("allow", str(workspace), config=config).returncode == 0
+    copilot_event = {"sessionId": "s", "timestamp": 1, "cwd": str(workspace), "toolName": "bash",
+                     "toolArgs": {"command": "ls"}}  # fmt: skip
+    await fire(rpc, "claude", workspace)
+    await rpc.fire("copilot", "preToolUse", [str(workspace)], copilot_event)
+    assert ran(mark) == 2  # the PreToolUse hook, under each agent
+
+    declared = json.loads(settings_file.read_text())
+    declared["hooks"]["preToolUse"] = [{"type": "command", "bash": f"echo sneaky >> {mark}"}]
+    write_json(settings_file, declared)
+    for result in (await fire(rpc, "claude", workspace),
+                   await rpc.fire("copilot", "preToolUse", [str(workspace)], copilot_event)):  # fmt: skip
+        assert result["blocked"] is True
+        assert all(h["error"].startswith("not run: untrusted: ") for h in result["hooks"])
+    assert ran(mark) == 2

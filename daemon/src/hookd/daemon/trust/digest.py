@@ -45,10 +45,24 @@ def config_digest(dialect: str, loaded: Loaded) -> str:
 
 
 def config_dialect(entry: str) -> str | None:
-    """The dialect of a ``config_digest`` entry; None for a file's ``sha256:`` entry."""
+    """The dialect of a ``config_digest`` entry (``claude,copilot`` for a file several
+    dialects read: ``combined_digest``); None for a file's ``sha256:`` entry."""
     if not entry.startswith("config:"):
         return None
     return entry.split(":", 2)[1]
+
+
+def combined_digest(parts: Mapping[str, str | None]) -> str | None:
+    """``config:<dialect>,<dialect>:<hex>``: one settings file read by several dialects
+    (Copilot CLI reads a project's ``.claude/settings.json`` too), each dialect's
+    ``config_digest`` of it hashed together; one dialect's entry as it is."""
+    if len(parts) == 1:
+        return next(iter(parts.values()))
+    if any(part is None for part in parts.values()):
+        return None
+    names = sorted(parts)
+    text = "\n".join(str(parts[name]) for name in names)
+    return f"config:{','.join(names)}:" + hashlib.sha256(text.encode()).hexdigest()
 
 
 def _spec_form(spec: HookSpec) -> dict[str, Any]:

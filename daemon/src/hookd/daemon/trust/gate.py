@@ -26,7 +26,7 @@ from typing import Any
 from ..dialects.base import DialectModule
 from ..model import DENIED_PREFIX, Dialect, HookSpec, Loaded, Source
 from ..statcache import StatCache
-from .digest import Digests, config_dialect, config_digest
+from .digest import Digests, combined_digest, config_dialect, config_digest
 from .files import is_system_program, unsafe_reason
 from .scripts import named_files
 from .store import TrustStore
@@ -83,7 +83,7 @@ class TrustGate:
         self.refused: dict[str, str] = {}
         """File -> why it is refused (writable by others)."""
         self._real: dict[str, str] = {}
-        self._configs: StatCache[str | None] = StatCache()
+        self._configs: dict[str, StatCache[str | None]] = {}
         self._content: dict[str, tuple[Loaded, str]] = {}
         self._checked: dict[str, tuple[Loaded, str | None]] = {}
         self._fire_loaded: Sequence[tuple[Source, Loaded]] = ()
@@ -155,7 +155,11 @@ class TrustGate:
         recorded = workspace.recorded(source.path)
         if recorded is None:
             return self._new(source.path, workspace)
-        if self._content_digest(source, content) != recorded:
+        if config_dialect(recorded) not in (None, source.dialect.value):  # several read it
+            current = self._current_config(source.path, recorded, workspace.root, workspace.real)
+        else:
+            current = self._content_digest(source, content)
+        if current != recorded:
             return self._changed(source.path, workspace)
         return None
 
@@ -208,13 +212,10 @@ class TrustGate:
                 f"(its hooks do not run and do not block); to allow it, run: {hint}",
             )  # fmt: skip
         for path, recorded in approval.files.items():
-            dialect = config_dialect(recorded)
-            if dialect is None:
+            if config_dialect(recorded) is None:
                 current = self.digests.of(path)
             else:
-                spelled = root + path[len(real) :] if path.startswith(real + os.sep) else path
-                in_fire = self._settings_in_fire().get(spelled)
-                current = self._content_digest(*in_fire) if in_fire else self._config(path, dialect)
+                current = self._current_config(path, recorded, root, real)
             if current != recorded:
                 change = "was removed" if current is None else "changed"
                 return _Workspace(
@@ -236,6 +237,20 @@ class TrustGate:
             f"review it, then run: {allow_command(workspace.root)}"
         )
 
+    def _current_config(self, path: str, recorded: str, root: str, real: str) -> str | None:
+        """The current digest of a settings file the approval recorded as ``recorded``:
+        each dialect that read it reads it again (the fire's own reading where it has
+        one), hashed together as ``hookd allow`` hashed them."""
+        spelled = root + path[len(real) :] if path.startswith(real + os.sep) else path
+        in_fire = self._settings_in_fire().get(spelled)
+        parts: dict[str, str | None] = {}
+        for dialect in (config_dialect(recorded) or "").split(","):
+            if in_fire is not None and in_fire[0].dialect.value == dialect:
+                parts[dialect] = self._content_digest(*in_fire)
+            else:
+                parts[dialect] = self._config(path, dialect)
+        return combined_digest(parts)
+
     def _config(self, path: str, dialect: str) -> str | None:
         """The current ``config_digest`` of a settings file the approval recorded, read
         again with its dialect's reader only when its stat signature changed."""
@@ -244,17 +259,19 @@ class TrustGate:
         except ValueError:
             return None
         source = Source(module.DIALECT, "workspace", path, "settings")
-        return self._configs.get(path, lambda: config_digest(dialect, module.load(source)))
+        cache = self._configs.setdefault(dialect, StatCache())
+        return cache.get(path, lambda: config_digest(dialect, module.load(source)))
 
     def _content_digest(self, source: Source, content: Loaded) -> str:
         """``config_digest`` of what the registry read (cached while it is the same)."""
-        cached = self._content.get(source.path)
+        key = f"{source.dialect.value}:{source.path}"
+        cached = self._content.get(key)
         if cached is not None and cached[0] is content:
             return cached[1]
         digest = config_digest(source.dialect.value, content)
         if len(self._content) > 4096:
             self._content.clear()
-        self._content[source.path] = (content, digest)
+        self._content[key] = (content, digest)
         return digest
 
     def _realpath(self, root: str) -> str:

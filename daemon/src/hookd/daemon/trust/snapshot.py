@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from ..dialects import relay_entries
 from ..dialects.base import DialectModule
 from ..model import Dialect, HookSpec
-from .digest import config_digest, file_digest
+from .digest import combined_digest, config_digest, file_digest
 from .files import is_system_program, unsafe_reason
 from .scripts import named_files
 
@@ -39,6 +39,7 @@ def snapshot(
 ) -> Snapshot:
     """Every workspace-level hook file of ``root`` (a real, absolute path) with its digest."""
     taken = Snapshot(root)
+    configs: dict[str, dict[str, str | None]] = {}
     for dialect, module in dialects.items():
         for source in module.sources(home, system_root, [root]):
             if source.root is None:
@@ -47,7 +48,9 @@ def snapshot(
             if source.kind == "settings":
                 if not os.path.lexists(source.path):
                     continue
-                taken.files[source.path] = config_digest(dialect.value, loaded)
+                digest = config_digest(dialect.value, loaded)
+                configs.setdefault(source.path, {})[dialect.value] = digest
+                taken.files[source.path] = combined_digest(configs[source.path]) or digest
                 _check(taken, source.path)
             for specs in loaded.hooks.values():
                 for spec in specs:
