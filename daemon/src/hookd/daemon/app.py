@@ -93,7 +93,11 @@ class Daemon:
         self.base_env.pop(PASSCODE_ENV, None)  # the http entry's passcode is not the hooks'
         self.http_entry: HttpEntry | None = None
         """Claude Code's http hook entry, when ``http_entry`` is on."""
-        self.custody = Custody(settings.max_hook_processes, leftovers=settings.leftover_processes)
+        self.custody = Custody(
+            settings.max_hook_processes,
+            leftovers=settings.leftover_processes,
+            cgroups=settings.hook_cgroups,
+        )
         self.warm = WarmPool(settings, self.custody)
         self.custody.launcher = warm_first(self.warm, self.custody.launcher)
         self.background = BackgroundHooks(settings, self.base_env, self.custody)

@@ -1,11 +1,15 @@
 """hookd's watchdog: kills the daemon's hooks when the daemon is gone, however it went.
 
-Run by ``custody.Custody`` as ``python -I -S _watchdog.py <daemon id>`` with a pipe on
-stdin. The daemon writes ``+<pgid>`` when a hook starts and ``-<pgid>`` when it ends.
-At end of file (the daemon stopped, crashed or was killed with SIGKILL) every group still
-listed is killed, then every process whose environment carries ``HOOKD_HOOK_ID=<daemon
-id>:...`` (escapees that left their group). Standard library only; no imports from hookd,
-so it starts fast and cannot break with the daemon.
+Run by ``custody.Custody`` as ``python -I -S _watchdog.py <daemon id> [<hooks' cgroup>]``
+with a pipe on stdin. The daemon writes ``+<pgid>`` when a hook starts and ``-<pgid>``
+when it ends, ``+t<pid>:<start time>`` when it first sees an escapee that names no hook
+and ``-t<pid>`` when that one is gone. At end of file (the daemon stopped, crashed or was
+killed with SIGKILL) every process in the hooks' cgroup is killed (``cgroup.kill``),
+then every group still listed, every escapee still listed with its tree (when its start
+time says it is still the same process), then every process whose environment carries
+``HOOKD_HOOK_ID=<daemon id>:...`` (escapees that left their group); last, the emptied
+cgroups are removed. Standard library only; no imports from hookd, so it starts fast
+and cannot break with the daemon.
 
 The daemon's lines do not wake it: it waits for the pipe's hang-up alone (``poll`` with
 no event asked for: a write wakes only readers that asked for input) and empties the
@@ -19,16 +23,19 @@ import os
 import select
 import signal
 import sys
+import time
 
 DRAIN_EVERY_MS = 1000
 PIPE_BYTES = 1 << 20
 """Asked for (``F_SETPIPE_SZ``), so a second's lines fit even at thousands of hooks a
 second; the default 64 KiB holds about 4,000 hooks' lines."""
 F_SETPIPE_SZ = 1031
+CGROUP_DRAIN_S = 5.0
 
 
 def main() -> None:
     instance = sys.argv[1].encode()
+    cgroup = sys.argv[2] if len(sys.argv) > 2 else None
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, signal.SIG_IGN)  # only the end of the pipe ends it
     with contextlib.suppress(OSError):
@@ -37,6 +44,7 @@ def main() -> None:
     hang_up = select.poll()
     hang_up.register(0, 0)  # POLLHUP and POLLERR are always reported; POLLIN not asked
     groups: set[int] = set()
+    escapees: dict[int, int] = {}
     rest = b""
     ended = False
     while not ended:
@@ -46,13 +54,23 @@ def main() -> None:
         rest = lines.pop()
         for line in lines:
             line = line.strip()
-            if line[:1] == b"+":
+            if line[:2] == b"+t":
+                told, _sep, since = line[2:].partition(b":")
+                escapees[int(told)] = int(since or 0)
+            elif line[:2] == b"-t":
+                escapees.pop(int(line[2:]), None)
+            elif line[:1] == b"+":
                 groups.add(int(line[1:]))
             elif line[:1] == b"-":
                 groups.discard(int(line[1:]))
+    if cgroup is not None:
+        _write(cgroup + "/cgroup.kill", b"1")
     for group in groups:
         with contextlib.suppress(OSError):
             os.killpg(group, signal.SIGKILL)
+    for escapee, started in escapees.items():
+        if _start_time(escapee) == started:
+            _kill_tree(escapee)
     marker = b"HOOKD_HOOK_ID=" + instance + b":"
     me = os.getpid()
     for _round in range(2):  # a fork racing the first round is caught by the second
@@ -67,6 +85,82 @@ def main() -> None:
             if marked:
                 with contextlib.suppress(OSError):
                     os.kill(int(name), signal.SIGKILL)
+    if cgroup is not None:
+        _remove_cgroups(cgroup)
+
+
+def _remove_cgroups(root: str) -> None:
+    """Remove the hooks' cgroups once the killed processes have left them (boundedly)."""
+    deadline = time.monotonic() + CGROUP_DRAIN_S
+    while time.monotonic() < deadline:
+        try:
+            names = [e.name for e in os.scandir(root) if e.is_dir()]
+        except OSError:
+            return
+        for name in names:
+            with contextlib.suppress(OSError):
+                os.rmdir(os.path.join(root, name))
+        with contextlib.suppress(OSError):
+            os.rmdir(root)
+            return
+        _write(root + "/cgroup.kill", b"1")
+        time.sleep(0.02)
+
+
+def _write(path: str, data: bytes) -> None:
+    with contextlib.suppress(OSError):
+        fd = os.open(path, os.O_WRONLY)
+        try:
+            os.write(fd, data)
+        finally:
+            os.close(fd)
+
+
+def _stat_fields(pid: int) -> "list[bytes]":
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            return stat.read().rsplit(b")", 1)[-1].split()
+    except OSError:
+        return []
+
+
+def _start_time(pid: int) -> "int | None":
+    fields = _stat_fields(pid)
+    return int(fields[19]) if len(fields) > 19 else None
+
+
+def _children(pid: int) -> "list[int]":
+    found: list[int] = []
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return found
+    for task in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{task}/children", "rb") as listing:
+                found += [int(child) for child in listing.read().split()]
+        except OSError:
+            continue
+    return found
+
+
+def _kill_tree(pid: int) -> None:
+    """SIGKILL ``pid``, its process group and its descendants (twice: a fork racing the
+    first round is caught by the second)."""
+    own_group = os.getpgrp()
+    for _round in range(2):
+        tree = [pid]
+        index = 0
+        while index < len(tree):
+            tree += _children(tree[index])
+            index += 1
+        for member in tree:
+            with contextlib.suppress(OSError):
+                group = os.getpgid(member)
+                if group != own_group:
+                    os.killpg(group, signal.SIGKILL)
+            with contextlib.suppress(OSError):
+                os.kill(member, signal.SIGKILL)
 
 
 def _read_all(fd: int) -> tuple[bytes, bool]:
