@@ -65,28 +65,60 @@ def main() -> None:
                 groups.discard(int(line[1:]))
     if cgroup is not None:
         _write(cgroup + "/cgroup.kill", b"1")
-    for group in groups:
-        with contextlib.suppress(OSError):
-            os.killpg(group, signal.SIGKILL)
-    for escapee, started in escapees.items():
-        if _start_time(escapee) == started:
-            _kill_tree(escapee)
     marker = b"HOOKD_HOOK_ID=" + instance + b":"
-    me = os.getpid()
     for _round in range(2):  # a fork racing the first round is caught by the second
-        for name in os.listdir("/proc"):
-            if not name.isdigit() or int(name) == me:
-                continue
-            try:
-                with open(f"/proc/{name}/environ", "rb") as environ:
-                    marked = any(e.startswith(marker) for e in environ.read().split(b"\0"))
-            except OSError:
-                continue
-            if marked:
-                with contextlib.suppress(OSError):
-                    os.kill(int(name), signal.SIGKILL)
+        doomed = _doomed(groups, escapees, marker)  # before a kill re-parents any of them
+        for group in groups:
+            with contextlib.suppress(OSError):
+                os.killpg(group, signal.SIGKILL)
+        for pid in doomed:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
     if cgroup is not None:
         _remove_cgroups(cgroup)
+
+
+def _doomed(groups: set[int], escapees: dict[int, int], marker: bytes) -> set[int]:
+    """Every process of the hooks, from one look at ``/proc``: the members of their
+    process groups and sessions (a hook leads a session of its own), the escapees still
+    listed (the same process: its start time says), the processes marked with this
+    daemon's id; and every descendant of any of them (a child that left the hook's group
+    and session, or cleared its environment, under a hook that is still running)."""
+    me = os.getpid()
+    kids: dict[int, list[int]] = {}
+    roots: set[int] = set()
+    for name in os.listdir("/proc"):
+        if not name.isdigit() or int(name) == me:
+            continue
+        pid = int(name)
+        fields = _stat_fields(pid)
+        if len(fields) <= 19:
+            continue  # gone meanwhile
+        kids.setdefault(int(fields[1]), []).append(pid)
+        if (
+            pid in groups
+            or int(fields[2]) in groups
+            or int(fields[3]) in groups
+            or escapees.get(pid) == int(fields[19])
+            or _marked(pid, marker)
+        ):
+            roots.add(pid)
+    doomed: set[int] = set()
+    todo = list(roots)
+    while todo:
+        pid = todo.pop()
+        if pid not in doomed:
+            doomed.add(pid)
+            todo += kids.get(pid, [])
+    return doomed
+
+
+def _marked(pid: int, marker: bytes) -> bool:
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as environ:
+            return any(e.startswith(marker) for e in environ.read().split(b"\0"))
+    except OSError:
+        return False
 
 
 def _remove_cgroups(root: str) -> None:
@@ -116,51 +148,12 @@ def _write(path: str, data: bytes) -> None:
             os.close(fd)
 
 
-def _stat_fields(pid: int) -> "list[bytes]":
+def _stat_fields(pid: int) -> list[bytes]:
     try:
         with open(f"/proc/{pid}/stat", "rb") as stat:
             return stat.read().rsplit(b")", 1)[-1].split()
     except OSError:
         return []
-
-
-def _start_time(pid: int) -> "int | None":
-    fields = _stat_fields(pid)
-    return int(fields[19]) if len(fields) > 19 else None
-
-
-def _children(pid: int) -> "list[int]":
-    found: list[int] = []
-    try:
-        tasks = os.listdir(f"/proc/{pid}/task")
-    except OSError:
-        return found
-    for task in tasks:
-        try:
-            with open(f"/proc/{pid}/task/{task}/children", "rb") as listing:
-                found += [int(child) for child in listing.read().split()]
-        except OSError:
-            continue
-    return found
-
-
-def _kill_tree(pid: int) -> None:
-    """SIGKILL ``pid``, its process group and its descendants (twice: a fork racing the
-    first round is caught by the second)."""
-    own_group = os.getpgrp()
-    for _round in range(2):
-        tree = [pid]
-        index = 0
-        while index < len(tree):
-            tree += _children(tree[index])
-            index += 1
-        for member in tree:
-            with contextlib.suppress(OSError):
-                group = os.getpgid(member)
-                if group != own_group:
-                    os.killpg(group, signal.SIGKILL)
-            with contextlib.suppress(OSError):
-                os.kill(member, signal.SIGKILL)
 
 
 def _read_all(fd: int) -> tuple[bytes, bool]:

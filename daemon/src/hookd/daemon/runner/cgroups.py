@@ -14,15 +14,20 @@ cgroup2 mount it can write to: a systemd user service with ``Delegate=yes``
 container). Otherwise ``open`` says why not and the daemon keeps the subreaper custody
 (``custody.py``), which it runs in both cases.
 
-The move is a write of the pid to ``cgroup.procs`` on the event loop's thread, right
-after the spawn returns (for the lean launcher: once the child has called ``exec``):
-the kernel's migration waits for an RCU grace period when none is under way (~1 ms
-here, ~50 µs between hooks that follow each other closely), and a fork the hook starts
-meanwhile waits for the move and lands in the hook's cgroup. Only what the new program
-forks in the microseconds between its ``exec`` and the write stays in the daemon's
-cgroup; the subreaper sweep covers that. Python's ``subprocess`` cannot spawn into a
-cgroup (``clone3``'s ``CLONE_INTO_CGROUP``; glibc 2.39's ``posix_spawnattr_setcgroup_np``
-is not on every system yet).
+The move is a write of the pid to ``cgroup.procs`` right after the spawn returns (for
+the lean launcher: once the child has called ``exec``, on the event loop's thread). The
+kernel's migration first waits for an RCU grace period when none is under way (~1 ms
+here; ~50 µs between hooks that follow each other closely), and a fork the hook makes
+during that wait still lands in the old cgroup: a shell hook forks its first command
+well within it. So the hook is stopped (``SIGSTOP``) before the write and continued
+after it: a fork it attempts once the signal is pending is restarted after the stop,
+in its new cgroup. What remains is the few microseconds between ``exec`` and the
+signal, in which the new program is still being loaded; the subreaper sweep is there
+for anything that could leave through them. Python's ``subprocess`` cannot spawn into
+a cgroup (``clone3``'s ``CLONE_INTO_CGROUP``; glibc 2.39's
+``posix_spawnattr_setcgroup_np`` is not on every system yet), and a ``preexec_fn`` that
+moves the child costs a ``fork`` of the whole daemon (milliseconds) instead of a
+``vfork``.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import signal
 from pathlib import Path
 
 CGROUP_ROOT_PREFIX = "hookd-"
@@ -68,16 +74,24 @@ class HookCgroups:
         os.mkdir(name, dir_fd=self._root_fd)
 
     def place(self, name: str, pid: int) -> None:
-        """Move ``pid`` into hook ``name``'s cgroup; a process already gone is no error.
+        """Move ``pid`` into hook ``name``'s cgroup, stopped meanwhile (see the module's
+        doc); a process already gone is no error.
 
         Raises:
             OSError: the kernel refused the move.
         """
         try:
+            os.kill(pid, signal.SIGSTOP)
+        except ProcessLookupError:
+            return
+        try:
             _write(f"{name}/cgroup.procs", str(pid).encode(), self._root_fd)
         except OSError as exc:
             if exc.errno != errno.ESRCH:
                 raise
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGCONT)
 
     def populated(self, name: str) -> bool:
         """Whether a process (other than a zombie) is left in hook ``name``'s cgroup."""
