@@ -134,7 +134,10 @@ class HookCgroups:
 
     # the whole tree ---------------------------------------------------------------
     def names(self) -> list[str]:
-        return [entry.name for entry in os.scandir(self.root) if entry.is_dir()]
+        try:
+            return [entry.name for entry in os.scandir(self.root) if entry.is_dir()]
+        except FileNotFoundError:
+            return []  # the watchdog removed them (it does at the daemon's end too)
 
     def close(self) -> bool:
         """Remove every empty hook cgroup and, when all are gone, the daemon's own;
@@ -142,11 +145,15 @@ class HookCgroups:
         left = [name for name in self.names() if not self.remove(name)]
         if left:
             return False
-        os.close(self._root_fd)
         try:
             os.rmdir(self.root)
+        except FileNotFoundError:
+            pass
         except OSError:
             return False
+        if self._root_fd >= 0:
+            os.close(self._root_fd)
+            self._root_fd = -1
         return True
 
 
