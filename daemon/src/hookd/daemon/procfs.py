@@ -51,6 +51,12 @@ def is_zombie(pid: int) -> bool:
     return bool(fields) and fields[0] == b"Z"
 
 
+def is_stopped(pid: int) -> bool:
+    """Whether ``pid`` is stopped (SIGSTOP and its kin, or traced)."""
+    fields = _stat_fields(pid)
+    return bool(fields) and fields[0] in (b"T", b"t")
+
+
 PF_EXITING = 0x4
 """The kernel's flag for a task that is exiting (``/proc/PID/stat``'s ``flags``)."""
 

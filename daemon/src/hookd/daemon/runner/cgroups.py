@@ -38,6 +38,8 @@ import os
 import signal
 from pathlib import Path
 
+from ..procfs import is_stopped
+
 CGROUP_ROOT_PREFIX = "hookd-"
 
 
@@ -80,8 +82,10 @@ class HookCgroups:
         Raises:
             OSError: the kernel refused the move.
         """
+        stopped = is_stopped(pid)  # by itself (``kill -STOP $$``): it stays stopped
         try:
-            os.kill(pid, signal.SIGSTOP)
+            if not stopped:
+                os.kill(pid, signal.SIGSTOP)
         except ProcessLookupError:
             return
         try:
@@ -90,8 +94,9 @@ class HookCgroups:
             if exc.errno != errno.ESRCH:
                 raise
         finally:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGCONT)
+            if not stopped:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGCONT)
 
     def populated(self, name: str) -> bool:
         """Whether a process (other than a zombie) is left in hook ``name``'s cgroup."""
