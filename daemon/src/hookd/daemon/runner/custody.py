@@ -153,10 +153,10 @@ class Custody:
                 log.info("hook_cgroups_unavailable", reason=opened)
             else:
                 self.cgroups = opened
-        if watchdog:
-            root = str(self.cgroups.root) if self.cgroups is not None else None
-            self._watchdog = await trio.to_thread.run_sync(_start_watchdog, self.instance, root)
         try:
+            if watchdog:
+                root = str(self.cgroups.root) if self.cgroups is not None else None
+                self._watchdog = await trio.to_thread.run_sync(_start_watchdog, self.instance, root)
             task_status.started()
             while True:
                 changed = self._detached_changed
@@ -169,7 +169,8 @@ class Custody:
                 self._remove_cgroups()
         finally:
             if self.cgroups is not None:
-                self.cgroups.kill()  # every hook's process, wherever it went
+                with suppress(OSError):  # the rest of the shutdown must run anyway
+                    self.cgroups.kill()  # every hook's process, wherever it went
             self._expire(math.inf)
             guard, self._watchdog = self._watchdog, None
             if guard is not None:
@@ -199,13 +200,17 @@ class Custody:
         cgroups = self.cgroups
         if cgroups is None:
             return
-        with trio.move_on_after(CGROUP_DRAIN_S):
-            while not cgroups.close():
-                cgroups.kill()
-                await trio.sleep(REAP_RETRY_S)
-                self.sweep(everything=True)
-                self._reap()
-            self.cgroups = None
+        try:
+            with trio.move_on_after(CGROUP_DRAIN_S):
+                while not cgroups.close():
+                    cgroups.kill()
+                    await trio.sleep(REAP_RETRY_S)
+                    self.sweep(everything=True)
+                    self._reap()
+                self.cgroups = None
+                return
+        except OSError as exc:
+            log.warning("hook_cgroups_left", cgroup=str(cgroups.root), error=str(exc))
             return
         log.warning("hook_cgroups_left", cgroup=str(cgroups.root))
 
