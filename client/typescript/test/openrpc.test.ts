@@ -68,7 +68,7 @@ test("the result of a real fire carries every required field of FireResult, with
 // Compile-time checks (tsc --strict builds this file; a wrong type below fails the build).
 export function typeChecks(c: HookdClient): void {
   // @ts-expect-error: agent must be one of the document's Agent enum
-  void c.fire({ agent: "copilot", event: "PreToolUse" });
+  void c.fire({ agent: "not-an-agent", event: "PreToolUse" });
   // @ts-expect-error: event is required
   void c.fire({ agent: "claude" });
   // @ts-expect-error: workDoneToken is managed by the client
