@@ -75,6 +75,8 @@ class Case:
     tool_command: str = "touch {ws}/ran && echo tool-said-this"
     turns: tuple[dict[str, Any], ...] | None = None
     """The scripted model turns when not one ``bash`` call of ``tool_command`` then text."""
+    subagent_turns: tuple[dict[str, Any], ...] | None = None
+    """The turns of a subagent (its task's prompt carries ``case:<id>-sub``)."""
     trusted: bool = True
     """``~/.copilot/config.json`` lists the project in ``trustedFolders``."""
     env: dict[str, str] = field(default_factory=dict)
@@ -102,6 +104,14 @@ DENY = out({"permissionDecision": "deny", "permissionDecisionReason": "no way"})
 ALLOW = out({"permissionDecision": "allow"})
 REWRITE = out({"modifiedArgs": {"command": "touch {ws}/rewritten", "description": "r"}})
 TOOL_OUT = "tool-said-this\n<shellId: 0 completed with exit code 0>"
+TASK = (
+    {"tool": "task", "args": {"description": "explore it", "prompt": "case:{case}-sub look around",
+                              "agent_type": "explore", "name": "scout", "mode": "sync"}},
+    {"text": "main done."},
+)  # fmt: skip
+"""The main agent's turns of a subagent case: one ``task`` for the built-in explore agent."""
+SUBAGENT = ({"text": "sub result text"},)
+VIEW_MISSING = ({"tool": "view", "args": {"path": "{ws}/missing.txt"}}, DONE)
 H = Hook
 
 CASES: tuple[Case, ...] = (
@@ -582,6 +592,14 @@ CASES: tuple[Case, ...] = (
         turns=({"tool": "view", "args": {"path": "{ws}/missing.txt"}}, DONE),
     ),
     Case(
+        "ptf-pascal",
+        "PostToolUseFailure: snake_case payload with error (§3.2)",
+        (H("a"), H("p", key="PostToolUseFailure")),
+        Does(ran=False),
+        event="postToolUseFailure",
+        turns=VIEW_MISSING,
+    ),
+    Case(
         "ptf-exit2-stderr",
         "postToolUseFailure: exit 2's stderr is the context (§5.2)",
         (H("a", exit=2, stderr="from stderr", stdout=out({"additionalContext": "ignored"})),),
@@ -677,6 +695,71 @@ CASES: tuple[Case, ...] = (
         (H("a"),),
         Does(),
         event="userPromptTransformed",
+    ),
+    Case(
+        "session-end-pascal",
+        "sessionEnd and SessionEnd: each its payload (§3.2)",
+        (H("a"), H("p", key="SessionEnd")),
+        Does(),
+        event="sessionEnd",
+    ),
+    # -- the other events (§3.2, §3.3) -------------------------------------------------------
+    Case(
+        "error-occurred",
+        "errorOccurred and ErrorOccurred: a failed model call (HTTP 400), each its payload; exit 1 (§3.2, §3.3)",
+        (H("a"), H("p", key="ErrorOccurred")),
+        Does(ran=False, exit=1),
+        event="errorOccurred",
+        turns=({"status": 400, "message": "bad request from fake"},),
+    ),
+    Case(
+        "pre-compact",
+        "preCompact and PreCompact: an automatic compaction, each its payload (§3.2, §3.3)",
+        (H("a"), H("p", key="PreCompact")),
+        Does(),
+        event="preCompact",
+        env={"COPILOT_PROVIDER_MAX_PROMPT_TOKENS": "30000"},
+        turns=(
+            {**bash(), "prompt_tokens": 29000},
+            {"text": "summary", "prompt_tokens": 29500},
+            {"text": "done.", "prompt_tokens": 29500},
+            {"text": "done2."},
+        ),
+    ),
+    Case(
+        "subagent-start",
+        "subagentStart and SubagentStart: a task's subagent; the hybrid payload (§3.2)",
+        (H("a"), H("p", key="SubagentStart")),
+        Does(ran=False),
+        event="subagentStart",
+        turns=TASK,
+        subagent_turns=SUBAGENT,
+    ),
+    Case(
+        "subagent-start-match",
+        "subagentStart: the matcher is tested against agentName (§3.4)",
+        (H("a", fields={"matcher": "explore"}), H("b", fields={"matcher": "task"})),
+        Does(ran=False, runs={"b": 0}),
+        event="subagentStart",
+        turns=TASK,
+        subagent_turns=SUBAGENT,
+    ),
+    Case(
+        "subagent-stop",
+        "subagentStop and SubagentStop: each its payload (§3.2)",
+        (H("a"), H("p", key="SubagentStop")),
+        Does(ran=False),
+        event="subagentStop",
+        turns=TASK,
+        subagent_turns=SUBAGENT,
+    ),
+    Case(
+        "notification-permission",
+        "notification and Notification: permission_prompt when a permission would be asked (no --allow-all-tools); the same payload (§3.2, §3.3)",
+        (H("a"), H("p", key="Notification")),
+        Does(ran=False),
+        event="notification",
+        args=(),
     ),
     # -- policy hooks fail closed (§5.2) -------------------------------------------------------
     Case(

@@ -39,7 +39,10 @@ ENV_SEEN = ("^(COPILOT_HOOK_DIR|COPILOT_PROJECT_DIR|CLAUDE_PROJECT_DIR|CASE_|GIT
 PASCAL = {"SessionStart": "sessionStart", "SessionEnd": "sessionEnd",
           "UserPromptSubmit": "userPromptSubmitted", "PreToolUse": "preToolUse",
           "PostToolUse": "postToolUse", "PostToolUseFailure": "postToolUseFailure",
-          "Stop": "agentStop", "PermissionRequest": "permissionRequest"}  # fmt: skip
+          "Stop": "agentStop", "PermissionRequest": "permissionRequest",
+          "ErrorOccurred": "errorOccurred", "PreCompact": "preCompact",
+          "SubagentStart": "subagentStart", "SubagentStop": "subagentStop",
+          "Notification": "notification"}  # fmt: skip
 """The PascalCase keys the cases use, and their agent event."""
 
 
@@ -183,7 +186,11 @@ def _turns(case: Case, places: dict[str, Path]) -> dict[str, Any]:
     from agents.copilot.cases import DONE, bash
 
     turns = case.turns or (bash(case.tool_command), DONE)
-    return {case.id: _fill(list(turns), places)}
+    script = {case.id: _fill(list(turns), places)}
+    if case.subagent_turns:
+        script[f"{case.id}-sub"] = _fill(list(case.subagent_turns), places)
+    filled: dict[str, Any] = json.loads(json.dumps(script).replace("{case}", case.id))
+    return filled
 
 
 async def run_agent(case: Case, places: dict[str, Path], copilot: str,

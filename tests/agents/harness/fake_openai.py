@@ -30,8 +30,11 @@ def _calling(turn: dict[str, Any]) -> bool:
     return "tool" in turn or "tools" in turn
 
 
-def _usage() -> dict[str, int]:
-    return {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
+def _usage(turn: dict[str, Any] | None = None) -> dict[str, int]:
+    """Token counts; a turn's ``prompt_tokens`` says how full the context is (to make an
+    agent compact it)."""
+    prompt = (turn or {}).get("prompt_tokens", 10)
+    return {"prompt_tokens": prompt, "completion_tokens": 5, "total_tokens": prompt + 5}
 
 
 def _completion(turn: dict[str, Any], serial: int) -> dict[str, Any]:
@@ -60,7 +63,7 @@ def _sse(turn: dict[str, Any], serial: int) -> bytes:
         {**head, "choices": [{"index": 0, "delta": delta, "finish_reason": None}]},
         {**head, "choices": [{"index": 0, "delta": {},
                               "finish_reason": "tool_calls" if _calling(turn) else "stop"}],
-         "usage": _usage()},
+         "usage": _usage(turn)},
     ]  # fmt: skip
     return b"".join(b"data: " + json.dumps(c).encode() + b"\n\n" for c in chunks) + (
         b"data: [DONE]\n\n"

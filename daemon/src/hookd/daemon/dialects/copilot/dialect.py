@@ -69,11 +69,11 @@ REPO_SETTINGS = (
     (".claude", "settings.json"), (".claude", "settings.local.json"),
     (".github", "copilot", "settings.json"), (".github", "copilot", "settings.local.json"),
 )  # fmt: skip
-STRIPPED = frozenset({
-    "GITHUB_TOKEN", "COPILOT_GITHUB_TOKEN", "OPENAI_API_KEY", "COPILOT_OFFLINE",
-    "COPILOT_PROVIDER_TYPE", "COPILOT_PROVIDER_BASE_URL", "COPILOT_PROVIDER_API_KEY",
-})  # fmt: skip
-"""Variables Copilot takes out of a hook's environment (``copilot-research.md §4.3``)."""
+STRIPPED = frozenset({"GITHUB_TOKEN", "COPILOT_GITHUB_TOKEN", "OPENAI_API_KEY", "COPILOT_OFFLINE"})
+STRIPPED_PREFIX = "COPILOT_PROVIDER_"
+"""Variables Copilot takes out of a hook's environment (``copilot-research.md §4.3``; every
+``COPILOT_PROVIDER_*``, ``COPILOT_PROVIDER_MAX_PROMPT_TOKENS`` too: ``tests/agents/copilot``
+case ``pre-compact``)."""
 GIT_SAFETY = {"GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "safe.bareRepository",
               "GIT_CONFIG_VALUE_0": "explicit"}  # fmt: skip
 PROJECT_VARIABLES = ("COPILOT_PROJECT_DIR", "CLAUDE_PROJECT_DIR")
@@ -359,10 +359,9 @@ def prepare(spec: HookSpec, request: FireRequest, base_env: Mapping[str, str]) -
     root = first_root(request)
     cwd = spec.options.get("cwd")
     folder = os.path.join(root, cwd) if isinstance(cwd, str) else root
-    extra = {k: v for k, v in request.env.items() if k not in STRIPPED}
-    env = hook_environment(base_env, extra)
-    for name in STRIPPED:
-        env.pop(name, None)
+    env = hook_environment(base_env, request.env)
+    for name in [n for n in env if n in STRIPPED or n.startswith(STRIPPED_PREFIX)]:
+        del env[name]
     env.update(GIT_SAFETY)
     hook_dir = spec.options.get("hook_dir")
     if hook_dir:
