@@ -57,7 +57,15 @@ AGENTS: dict[str, Any] = {'claude': {'args': 0,
            'event': 'hook_event_name',
            'runners': {},
            'continue': ('{"systemMessage": {message_json}}', '{message}\n', 0),
-           'block': ('', '{message}\n', 2)}}
+           'block': ('', '{message}\n', 2)},
+ 'gemini': {'args': 1,
+            'event': 'hook_event_name',
+            'runners': {},
+            'continue': ('', '{message}\n', 1),
+            'block': ('{"decision": "deny", "reason": {message_json}, "continue": false, '
+                      '"stopReason": {message_json}}',
+                      '{message}\n',
+                      0)}}
 
 EXIT_CODES: dict[str, Any] = {'args': 0,
  'event': '',

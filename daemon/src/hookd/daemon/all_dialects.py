@@ -27,6 +27,8 @@ from .dialects.cline_sdk import dialect as cline_sdk
 from .dialects.cline_sdk import integration as cline_sdk_integration
 from .dialects.codex import dialect as codex
 from .dialects.codex import integration as codex_integration
+from .dialects.gemini import dialect as gemini
+from .dialects.gemini import integration as gemini_integration
 from .dialects.integration import IntegrationModule
 from .model import Dialect
 
@@ -45,6 +47,7 @@ AGENT_PACKAGES: Mapping[Dialect, AgentPackage] = {
     Dialect.CLINE_SDK: AgentPackage(cline_sdk, cline_sdk_integration),
     Dialect.AUGMENT: AgentPackage(augment, augment_integration),
     Dialect.CODEX: AgentPackage(codex, codex_integration),
+    Dialect.GEMINI: AgentPackage(gemini, gemini_integration),
 }
 
 DIALECTS: Mapping[Dialect, DialectModule] = {d: p.dialect for d, p in AGENT_PACKAGES.items()}

@@ -8,8 +8,8 @@ pre-commit's languages assign ``lang_base.no_install``. A dialect answers:
 
 * where its hooks live (``sources``), how to read one source (``load``, ``load_event``)
   and what survives a broken edit (``kept_after_error``);
-* which loaded hooks match an event (``select``) and whether they run in order
-  (``sequential``);
+* which loaded hooks match an event (``select``), whether they run in order
+  (``sequential``) and what each then hands the next (``chained``);
 * how to start a hook: stdin bytes, argv, cwd and environment (``prepare``);
 * what a finished hook means (``interpret``), the dialect's last word on the combined
   outcome (``refine``), what the agent then does (``action``), how it reads in the
@@ -87,8 +87,13 @@ class DialectModule(Protocol):
     ) -> Mapping[str, tuple[HookSpec, ...]]:
         """What of a source's last good hooks stays in force once it stops parsing."""
 
-    def sequential(self, request: FireRequest) -> bool:
-        """Whether this fire's hooks run one after another instead of concurrently."""
+    def sequential(self, request: FireRequest, specs: Sequence[HookSpec]) -> bool:
+        """Whether this fire's hooks (``specs``, as ``select`` chose them) run one after
+        another instead of concurrently."""
+
+    def chained(self, request: FireRequest, report: HookReport) -> FireRequest:
+        """Run in order, what the next hook is given after ``report``'s hook finished
+        (Gemini CLI hands a hook's rewrite on to the next); ``unchained``: the same."""
 
     def select(
         self, loaded: Sequence[tuple[Source, Loaded]], request: FireRequest
@@ -144,6 +149,16 @@ def keep_none(hooks: Mapping[str, tuple[HookSpec, ...]]) -> Mapping[str, tuple[H
     """``kept_after_error``: the agent skips a file it cannot read whole, so no hook of
     it runs until it reads again (Codex CLI)."""
     return {}
+
+
+def concurrent(request: FireRequest, specs: Sequence[HookSpec]) -> bool:
+    """``sequential``: every hook of a fire starts at once."""
+    return False
+
+
+def unchained(request: FireRequest, report: HookReport) -> FireRequest:
+    """``chained``: a hook's answer never changes what the next hook is given."""
+    return request
 
 
 def unrefined(request: FireRequest, combined: Combined, reports: Sequence[HookReport]) -> Combined:

@@ -1,4 +1,5 @@
-"""Run a fire's hooks: concurrently in one nursery, or in order where the dialect says so.
+"""Run a fire's hooks: concurrently in one nursery, or in order where the dialect says so
+(each then given what the dialect's ``chained`` makes of the one before).
 
 Each hook runs in its own cancel scope with its own timeout (the dialect's default or
 the hook's setting, capped by the fire's ``timeoutMs``). When someone listens to the
@@ -106,7 +107,7 @@ async def run_hooks(
     slow_s = request.slow_threshold_s
     timed = progress.listening and 0 < slow_s < math.inf
 
-    async def run_one(index: int, spec: HookSpec) -> None:
+    async def run_one(index: int, spec: HookSpec, request: FireRequest = request) -> None:
         remaining = max(0.0, deadline - trio.current_time())
         progress.started(index, spec)
         limits = limits_for(settings, min(spec.timeout_s, remaining))
@@ -128,9 +129,11 @@ async def run_hooks(
         reports[index] = report
         progress.finished(report)
 
-    if len(specs) <= 1 or module.sequential(request):
+    if len(specs) <= 1 or module.sequential(request, specs):
+        given = request  # run in order, a hook may change what the next is given
         for index, spec in enumerate(specs):
-            await run_one(index, spec)
+            await run_one(index, spec, given)
+            given = module.chained(given, reports[index])
     else:
         async with trio.open_nursery() as nursery:
             for index, spec in enumerate(specs):

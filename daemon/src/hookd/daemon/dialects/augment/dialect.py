@@ -330,8 +330,8 @@ def kept_after_error(hooks: Mapping[str, tuple[HookSpec, ...]]) -> dict[str, tup
     }
 
 
-def sequential(request: FireRequest) -> bool:
-    return False  # auggie: "Executing N hooks in parallel"
+sequential = base.concurrent  # auggie: "Executing N hooks in parallel"
+chained = base.unchained
 
 
 # -- which hooks run --------------------------------------------------------------------

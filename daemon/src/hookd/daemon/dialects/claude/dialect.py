@@ -68,8 +68,8 @@ refine = base.unrefined
 hook_label = base.label_by_command
 
 
-def sequential(request: FireRequest) -> bool:
-    return False  # "All matching hooks run in parallel"
+sequential = base.concurrent  # "All matching hooks run in parallel"
+chained = base.unchained
 
 
 def canonical_event(event: str) -> str | None:

@@ -171,8 +171,8 @@ def load_event(source: Source, event: str) -> tuple[HookSpec, ...] | Loaded:
     )
 
 
-def sequential(request: FireRequest) -> bool:
-    return False  # every directory's hook runs concurrently (Promise.all in Cline)
+sequential = base.concurrent  # every directory's hook runs concurrently (Promise.all in Cline)
+chained = base.unchained
 
 
 def select(

@@ -180,8 +180,11 @@ def _listing(directory: str) -> dict[str, tuple[str, ...]]:
     return result
 
 
-def sequential(request: FireRequest) -> bool:
+def sequential(request: FireRequest, specs: Sequence[HookSpec]) -> bool:
     return request.event in SEQUENTIAL_EVENTS
+
+
+chained = base.unchained
 
 
 def select(

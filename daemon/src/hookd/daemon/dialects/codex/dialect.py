@@ -73,8 +73,8 @@ def canonical_event(event: str) -> str | None:
     return event if event in _EVENT_SET else None
 
 
-def sequential(request: FireRequest) -> bool:
-    return False
+sequential = base.concurrent
+chained = base.unchained
 
 
 def sources(home: str, system_root: str, roots: Sequence[str]) -> list[Source]:
