@@ -281,7 +281,9 @@ def assert_does(case: Case, places: dict[str, Path], agent: dict[str, Any]) -> N
         check("tool result", outputs[0] if outputs else None, _fill(does.output, places))
     if does.prompt is not None:
         texts = user_texts(agent["requests"][0]) if agent["requests"] else []
-        check("the prompt's parts", texts[-1][1:] if texts else None, _fill(list(does.prompt), places))
+        check(
+            "the prompt's parts", texts[-1][1:] if texts else None, _fill(list(does.prompt), places)
+        )
     if does.later is not None:
         texts = user_texts(agent["requests"][-1]) if agent["requests"] else []
         check("the last user turn", texts[-1] if texts else None, _fill(list(does.later), places))
@@ -343,7 +345,9 @@ def _fire_runs(case: Case, folder: Path) -> dict[str, int]:
     counts: dict[str, int] = {}
     for path in folder.glob("*.stdin.*"):
         name = path.name.partition(".stdin.")[0]
-        first = path.name.endswith(".stdin.0") and (_hook(case, name).event or case.event) == case.event
+        first = (
+            path.name.endswith(".stdin.0") and (_hook(case, name).event or case.event) == case.event
+        )
         if path.read_bytes() == payload or (chained and first):
             counts[name] = counts.get(name, 0) + 1
     return counts

@@ -8,12 +8,13 @@
 ``adopt`` moves the command hooks of the scope's ``settings.json`` (its ``hooks``; every
 other setting stays) into the hookd-owned file of the same layer (``dialect.adopted_path``:
 read with Gemini's rules at the same place), then writes one relay entry per event in their
-place: ``<this installation's hookd-relay> gemini <settings.json>``, named ``hookd``, its
-timeout the longest of the hooks it stands for plus 10 s (milliseconds). Each entry names
-its own file: Gemini runs two entries with different commands both (it merges only the same
-name and command), and each must run only the hooks adopted from its file. Hooks Gemini
-itself would skip stay where they are, and the plan says why; so do the system files'
-hooks (root's, the administrator's) and extensions' (the extension's own).
+place: ``<this installation's hookd-relay> gemini``, named ``hookd``, its timeout the
+longest of the hooks it may run plus 10 s (milliseconds). The entries of the user's and a
+project's file are the same name and command, which Gemini runs once (it merges identical
+hooks across its files, §1.3): that one run fires every adopted hook of the event, which
+hookd merges as Gemini would have (the same hook adopted from both files runs once). Hooks
+Gemini itself would skip stay where they are, and the plan says why; so do the system
+files' hooks (root's, the administrator's) and extensions' (the extension's own).
 """
 
 from __future__ import annotations
@@ -56,15 +57,16 @@ ADOPT_SCOPES: Mapping[str, str] = {
     "user": "~/.gemini/settings.json ($GEMINI_CLI_HOME/.gemini/settings.json)",
     "project": "<project>/.gemini/settings.json",
 }
-RELAY = RelayFacts(entry_args=1, event_key="hook_event_name")
-"""An entry names its own ``settings.json``: Gemini runs the relay entry of every file (their
-commands differ), and each must run only the hooks adopted from its file."""
+RELAY = RelayFacts(entry_args=0, event_key="hook_event_name")
+"""An entry names nothing: the user's and a project's entries are one hook to Gemini, which
+runs it once for every adopted hook of the event."""
 HTTP_ENTRY: HttpEntry | None = None
 RELAY_ARGUMENT = "gemini"
 RELAY_NAME = "hookd"
 RELAY_MARGIN_MS = 10000
 """How much longer the relay entry may run than the slowest hook it relays."""
 relay_answer = integration.native_answer
+relay_entry = integration.no_entry
 
 
 def failing_answer(message: str, block: bool) -> RelayAnswer:
@@ -78,11 +80,6 @@ def failing_answer(message: str, block: bool) -> RelayAnswer:
     return RelayAnswer("", message + "\n", 1)
 
 
-def relay_entry(call: RelayCall) -> str | None:
-    """``hookd-relay gemini <settings.json>``: the file the entry stands for."""
-    return os.path.normpath(os.path.join(call.cwd, call.args[0])) if call.args else None
-
-
 def relay_roots(call: RelayCall) -> tuple[str, ...]:
     """The session's folder (the event's ``cwd``): the one folder whose
     ``.gemini/settings.json`` Gemini reads, with no walk up to a parent or a git root."""
@@ -91,15 +88,17 @@ def relay_roots(call: RelayCall) -> tuple[str, ...]:
 
 
 def plan(action: AdoptAction, home: str, scope: str, project: str, options: PlanOptions) -> Plan:
+    user_owned = adopted_path(home, None)
+    others: tuple[str, ...]
     if scope == "user":
         moved = options.environ.get("GEMINI_CLI_HOME", "").strip()
         base = moved if os.path.isabs(moved) else home
         agent_file = os.path.join(base, ".gemini", SETTINGS_FILE)
-        owned_file = adopted_path(home, None)
+        owned_file, others = user_owned, ()
     else:
         agent_file = os.path.join(project, ".gemini", SETTINGS_FILE)
-        owned_file = adopted_path(home, project)
-    return _ACTIONS[action](agent_file, owned_file, options.relay)
+        owned_file, others = adopted_path(home, project), (user_owned,)
+    return _ACTIONS[action](agent_file, owned_file, options.relay, others)
 
 
 def _hooks(settings: dict[str, Any], path: str) -> dict[str, list[dict[str, Any]]]:
@@ -125,7 +124,7 @@ def _with_hooks(settings: dict[str, Any], events: dict[str, list[dict[str, Any]]
         settings.pop("hooks", None)
 
 
-def _adopt(agent_file: str, owned_file: str, relay: str) -> Plan:
+def _adopt(agent_file: str, owned_file: str, relay: str, others: tuple[str, ...]) -> Plan:
     """Move the file's command hooks into the hookd-owned file; relay their events."""
     agent, agent_text = _read(agent_file)
     owned, owned_text = _read(owned_file)
@@ -144,12 +143,12 @@ def _adopt(agent_file: str, owned_file: str, relay: str) -> Plan:
     owned["hooks"] = owned_hooks
     _with_hooks(agent, _without_relay(kept))
     notes[:0] = handed_over(moved, agent_file, owned_file, bool(_hooks(owned, owned_file)))
-    plan = _relayed(agent, agent_file, agent_text, owned, relay, notes)
+    plan = _relayed(agent, agent_file, agent_text, owned, relay, notes, others)
     plan.writes[owned_file] = (owned_text, dump_settings(owned))
     return plan
 
 
-def _unadopt(agent_file: str, owned_file: str, relay: str) -> Plan:
+def _unadopt(agent_file: str, owned_file: str, relay: str, others: tuple[str, ...]) -> Plan:
     """Give the adopted hooks back to the agent's file; take out the relay entries."""
     agent, agent_text = _read(agent_file)
     owned, owned_text = _read(owned_file)
@@ -166,7 +165,7 @@ def _unadopt(agent_file: str, owned_file: str, relay: str) -> Plan:
     return plan
 
 
-def _install(agent_file: str, owned_file: str, relay: str) -> Plan:
+def _install(agent_file: str, owned_file: str, relay: str, others: tuple[str, ...]) -> Plan:
     """Write the relay entries for the events hookd holds hooks for."""
     agent, agent_text = _read(agent_file)
     owned, _ = _read(owned_file)
@@ -174,10 +173,10 @@ def _install(agent_file: str, owned_file: str, relay: str) -> Plan:
         raise UserError(nothing_adopted(owned_file))
     _with_hooks(agent, _without_relay(_hooks(agent, agent_file)))
     notes = [f"relaying {', '.join(sorted(_hooks(owned, owned_file)))}"]
-    return _relayed(agent, agent_file, agent_text, owned, relay, notes)
+    return _relayed(agent, agent_file, agent_text, owned, relay, notes, others)
 
 
-def _uninstall(agent_file: str, owned_file: str, relay: str) -> Plan:
+def _uninstall(agent_file: str, owned_file: str, relay: str, others: tuple[str, ...]) -> Plan:
     """Remove the relay entries (adopted hooks then do not run)."""
     agent, agent_text = _read(agent_file)
     _with_hooks(agent, _without_relay(_hooks(agent, agent_file)))
@@ -193,13 +192,17 @@ def _relayed(
     owned: dict[str, Any],
     relay: str,
     notes: list[str],
+    others: tuple[str, ...],
 ) -> Plan:
-    """The agent's file with one relay entry per adopted event."""
+    """The agent's file with one relay entry per adopted event (its timeout covers the
+    hooks of the other adopted files it may also run: the user's, for a project's)."""
     events = _hooks(agent, agent_file)
-    command = f"{shell_word(relay)} {RELAY_ARGUMENT} {shell_word(agent_file)}"
+    command = f"{shell_word(relay)} {RELAY_ARGUMENT}"
+    more = [_read(other)[0] for other in others]
     for event, groups in _hooks(owned, "").items():
+        also = [g for other in more for g in _hooks(other, "").get(event, [])]
         entry = {"type": "command", "name": RELAY_NAME, "command": command,
-                 "timeout": _relay_timeout(groups)}  # fmt: skip
+                 "timeout": _relay_timeout(groups + also)}  # fmt: skip
         events.setdefault(event, []).append({"hooks": [entry]})
     _with_hooks(agent, events)
     return Plan({agent_file: (agent_text, dump_settings(agent))}, notes)
@@ -229,7 +232,8 @@ def _without_relay(hooks: dict[str, list[dict[str, Any]]]) -> dict[str, list[dic
     return without_relay(hooks, lambda handler: _not_adoptable(handler) == "")
 
 
-_ACTIONS: dict[AdoptAction, Callable[[str, str, str], Plan]] = {
+_ACTIONS: dict[AdoptAction, Callable[[str, str, str, tuple[str, ...]], Plan]] = {
     "adopt": _adopt, "unadopt": _unadopt, "install": _install, "uninstall": _uninstall,
 }  # fmt: skip
-"""Each action's plan from (the agent's file, the hookd-owned file, the relay's path)."""
+"""Each action's plan from (the agent's file, the hookd-owned file, the relay's path, the
+other hookd-owned files a relay entry there may run)."""
