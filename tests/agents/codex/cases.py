@@ -229,9 +229,6 @@ OWN_TRUST = (
     "Codex's hook review (a trusted_hash per hook) is not hookd's: under hookd a "
     "workspace's hooks run once `hookd allow` trusts them"
 )
-NO_REQUIREMENTS = (
-    "hookd does not read /etc/codex/requirements.toml (its hooks, allow_managed_hooks_only)"
-)
 W = Hook("w")
 """A witness: a silent hook on the case's event that always runs, so hookd gets the
 agent's payload even when the hook under test does not run."""
@@ -1843,14 +1840,14 @@ CASES: list[Case] = [
             developer=("user first",),
             output=blocked("the plugin says no"),
         ),
-        differs="hookd does not read plugins' hooks",
-        hookd_not=("p",),
     ),
     Case(
         "plugin-untrusted",
         "a plugin's hook nobody reviewed is skipped like any other",
         (W, Hook("p", layers=("plugin",), exit=2, stderr="never", trusted=False)),
         Does(counts={"p": 0}),
+        differs=OWN_TRUST,
+        hookd_also=("p",),
     ),
     # -- system and managed hooks (/etc/codex, shown in the agent's mount namespace) ---------
     Case(
@@ -1870,8 +1867,6 @@ CASES: list[Case] = [
             },
             developer=("requirements", "system config", "user"),
         ),
-        differs=NO_REQUIREMENTS,
-        hookd_not=("m",),
         files={
             "{system}/etc/codex/config.toml": toml_hook("s"),
             "{system}/etc/codex/requirements.toml": toml_hook("m"),
@@ -1887,9 +1882,6 @@ CASES: list[Case] = [
             Hook("m", layers=(), stdout=pre(additionalContext="managed")),
         ),
         Does(runs={"m": context("managed")}, developer=("managed",), counts={"a": 0, "b": 0}),
-        differs=NO_REQUIREMENTS,
-        hookd_not=("m",),
-        hookd_also=("a", "b"),
         files={
             "{system}/etc/codex/requirements.toml": "allow_managed_hooks_only = true\n"
             + toml_hook("m")
