@@ -58,6 +58,7 @@ def _places(root: Path, case: Case) -> dict[str, Path]:
     places = {n: root / n for n in names}
     for path in places.values():
         path.mkdir(parents=True)
+    places["root"] = root
     places["gemini_home"] = Path(_fill(case.gemini_home, places)) if case.gemini_home else (
         places["home"])  # fmt: skip
     places["cwd"] = Path(_fill(case.cwd, places))
@@ -93,12 +94,23 @@ def _layer_file(layer: str, places: dict[str, Path]) -> Path:
 
 
 def _extension(layer: str, places: dict[str, Path]) -> Path:
-    return places["gemini_home"] / ".gemini" / "extensions" / layer.partition(":")[2]
+    """Where the case's extension is made; Gemini copies it into ``~/.gemini/extensions``
+    when the driver installs it (``gemini extensions install``)."""
+    return places["root"] / "extensions" / layer.partition(":")[2]
+
+
+def _installs(case: Case, places: dict[str, Path]) -> list[list[str]]:
+    """The ``gemini`` commands that install the case's extensions, then its own."""
+    names = sorted({layer for hook in case.hooks for layer in hook.layers
+                    if layer.startswith("ext:")})  # fmt: skip
+    installs = [["extensions", "install", str(_extension(name, places)), "--consent"]
+                for name in names]  # fmt: skip
+    return installs + [list(command) for command in case.gemini_commands]
 
 
 def _handler(hook: Hook, places: dict[str, Path], layer: str) -> dict[str, Any]:
     """The hook's handler as ``layer`` declares it: an extension names its own copy of the
-    script by ``${extensionPath}``."""
+    script by ``${extensionPath}`` (the copy Gemini installed)."""
     script = (f"${{extensionPath}}${{/}}hooks${{/}}{hook.name}.sh" if layer.startswith("ext:")
               else f"{places['hooks']}/{hook.name}.sh")  # fmt: skip
     handler: dict[str, Any] = {"type": "command",
@@ -190,7 +202,7 @@ async def run_agent(
         "tmp": str(places["tmp"]), "port": PORT, "prompt": _fill(case.prompt, places),
         "turns": _turns(case, places), "env": {**agent_env(case, places), **(env or {})},
         "etc": str(etc) if etc.exists() else None, "timeout": case.timeout,
-        "format": case.format,
+        "format": case.format, "before": _installs(case, places),
     }  # fmt: skip
     (places["run"] / "run.json").write_text(json.dumps(run))
     driver = [sys.executable, str(HARNESS / "drive_gemini.py"), str(places["run"])]

@@ -6,9 +6,12 @@ and write what happened. Standard library only.
 ``gemini -p PROMPT --yolo --output-format json`` in the project (what a script or CI
 runs), stdin closed (Gemini reads a piped stdin into the prompt), with the case's
 environment and ``GEMINI_CLI_NO_RELAUNCH`` (one Node process, not a child with a bigger
-heap). Its JSON answer goes to ``agent.stdout``, its warnings to ``agent.stderr``. A run
-that outlives its deadline (a hook that always sends the model back) is killed with its
-process group. Nothing waits on a clock but that deadline.
+heap). Its JSON answer goes to ``agent.stdout``, its warnings to ``agent.stderr``. Before
+it, the case's own ``gemini`` commands run as a person types them (``gemini extensions
+install <folder> --consent``, answering its trust question ``y``; ``gemini extensions
+disable``), their output in ``before.log``. A run that outlives its deadline (a hook that
+always sends the model back) is killed with its process group. Nothing waits on a clock
+but that deadline.
 """
 
 from __future__ import annotations
@@ -39,6 +42,10 @@ def main(case_dir: Path) -> None:
            "TMPDIR": run["tmp"], "GOOGLE_GEMINI_BASE_URL": f"http://127.0.0.1:{run['port']}",
            "GEMINI_API_KEY": "fake", "GEMINI_CLI_TRUST_WORKSPACE": "true",
            "GEMINI_CLI_NO_RELAUNCH": "true", **run.get("env", {})}  # fmt: skip
+    with open(case_dir / "before.log", "wb") as log:
+        for args in run.get("before", []):  # install an extension as a person does
+            subprocess.run([run["node"], run["gemini"], *args], cwd=run["cwd"], env=env,
+                           input=b"y\n", stdout=log, stderr=log, timeout=60, check=True)  # fmt: skip
     argv = [run["node"], run["gemini"], "-p", run["prompt"], "--yolo", "--output-format",
             run.get("format", "json"), "-m", MODEL, *run.get("args", [])]  # fmt: skip
     started = time.monotonic()
