@@ -92,3 +92,28 @@ async def test_a_deny_and_what_the_relay_would_print(rpc, settings, workspace) -
     assert (result["blocked"], result["reason"], result["action"]) == (True, "no", "block")
     assert result["native"] == {"continue": True, "suppressOutput": False, "decision": "deny",
                                 "reason": "no", "systemMessage": "hi"}  # fmt: skip
+
+
+async def test_a_folder_gemini_does_not_trust_runs_only_extensions(
+    rpc, settings, workspace
+) -> None:
+    """gemini-research.md §8: in a folder Gemini's trust says no to, only extensions' hooks
+    run (the settings files' are dropped, the user's too)."""
+    home = Path(settings.home)
+    settings_file(home / ".gemini" / "settings.json", "BeforeTool", "echo user")
+    extension = home / ".gemini" / "extensions" / "guard"
+    write_json(extension / "gemini-extension.json", {"name": "guard", "version": "1.0.0"})
+    write_json(extension / "hooks" / "hooks.json", {"hooks": {"BeforeTool": [
+        {"hooks": [{"type": "command", "command": "echo extension"}]}]}})  # fmt: skip
+    write_json(home / ".gemini" / "trustedFolders.json", {str(workspace): "DO_NOT_TRUST"})
+    env = {"HOME": str(home), "PATH": "/usr/bin:/bin"}
+
+    result = await rpc.fire("gemini", "BeforeTool", [str(workspace)], payload(workspace), env=env)
+
+    assert [h["command"] for h in result["hooks"]] == ["echo extension"]
+    assert any("does not trust" in w for w in result["warnings"])
+    trusted = {**env, "GEMINI_CLI_TRUST_WORKSPACE": "true"}
+    result = await rpc.fire(
+        "gemini", "BeforeTool", [str(workspace)], payload(workspace), env=trusted
+    )
+    assert [h["command"] for h in result["hooks"]] == ["echo user", "echo extension"]
