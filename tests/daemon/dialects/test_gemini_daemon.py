@@ -117,3 +117,20 @@ async def test_a_folder_gemini_does_not_trust_runs_only_extensions(
         "gemini", "BeforeTool", [str(workspace)], payload(workspace), env=trusted
     )
     assert [h["command"] for h in result["hooks"]] == ["echo user", "echo extension"]
+
+
+async def test_the_extensions_folder_is_no_source_error(rpc, settings, workspace) -> None:
+    """The extensions' folder is read as a folder by ``status`` and ``hooks/list`` too
+    (reading it as a settings file would be an error)."""
+    extension = Path(settings.home) / ".gemini" / "extensions" / "guard"
+    write_json(extension / "gemini-extension.json", {"name": "guard", "version": "1.0.0"})
+    write_json(extension / "hooks" / "hooks.json", {"hooks": {"SessionEnd": [
+        {"hooks": [{"type": "command", "command": "true"}]}]}})  # fmt: skip
+    fired = await rpc.fire("gemini", "SessionEnd", [str(workspace)], payload(workspace))
+    assert [h["layer"] for h in fired["hooks"]] == ["extension"], fired
+
+    status = await rpc.call("status")
+
+    assert status["sourceErrors"] == [], status["sourceErrors"]
+    listed = await rpc.call("hooks/list", {"roots": [str(workspace)]})
+    assert "guard" in json.dumps(listed)

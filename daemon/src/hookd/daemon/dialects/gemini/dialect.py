@@ -128,6 +128,8 @@ def adopted_path(home: str, root: str | None) -> str:
 
 
 def load(source: Source) -> Loaded:
+    if source.kind == "hookdir":
+        return _folder(source)  # read whole (status, hooks/list): every event's hooks
     if source.layer in ("system", "system-defaults"):
         insecure = _insecure(source.path)
         if insecure:
@@ -157,6 +159,10 @@ def _insecure(path: str) -> str | None:
 
 
 def load_event(source: Source, event: str) -> tuple[HookSpec, ...] | Loaded:
+    return _folder(source)
+
+
+def _folder(source: Source) -> Loaded:
     """A folder read on every fire: the extensions' folder (each extension's hooks), or a
     folder the fire names (``GEMINI_CLI_HOME``): its ``.gemini/settings.json`` and its
     extensions, in the user's place."""
