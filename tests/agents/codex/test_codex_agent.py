@@ -31,9 +31,12 @@ from agents.codex.cases import CASES, NO_MATCHER, Case, Hook
 from agents.harness.ahead import Ahead, jobs, selected_cases, trio_side
 from agents.harness.recorded import (
     alive_children,
+    first_stdin,
     hook_runs,
     hook_script,
+    jsonl,
     most_at_once,
+    ran_on_the_event,
     records,
     same_out,
 )
@@ -375,28 +378,16 @@ async def run_agent(
     return observe(case, places)
 
 
-def _jsonl(path: Path) -> list[dict[str, Any]]:
-    if not path.exists():
-        return []
-    found = []
-    for line in path.read_text(errors="replace").splitlines():
-        try:
-            found.append(json.loads(line))
-        except ValueError:
-            continue
-    return found
-
-
 def observe(case: Case, places: dict[str, Path]) -> dict[str, Any]:
     """What the agent did, from the app-server's messages, the model's requests, the
     marker files and the hooks' own records."""
-    messages = _jsonl(places["run"] / "appserver.jsonl")
+    messages = jsonl(places["run"] / "appserver.jsonl")
     listed: list[dict[str, Any]] = next((m["result"]["data"] for m in messages
                    if isinstance(m.get("result"), dict) and "data" in m["result"]
                    and m["result"]["data"] and "hooks" in m["result"]["data"][0]), [])  # fmt: skip
     hooks = [hook for entry in listed for hook in entry["hooks"]]
     tagged: dict[str, list[dict[str, Any]]] = {}
-    for request in _jsonl(places["run"] / "requests.jsonl"):
+    for request in jsonl(places["run"] / "requests.jsonl"):
         found = TAG.search(json.dumps(request.get("input", [])))
         if found:
             tagged.setdefault(found.group(1), []).append(request)
@@ -556,16 +547,6 @@ def assert_does(case: Case, places: dict[str, Path], agent: dict[str, Any]) -> N
 # -- hookd's side ----------------------------------------------------------------------
 
 
-def _first_stdin(case: Case, folder: Path) -> bytes | None:
-    """The payload one of the case's hooks on its event was given first."""
-    for hook in case.hooks:
-        if (hook.event or case.event) == case.event:
-            path = folder / f"{hook.name}.stdin.0"
-            if path.exists():
-                return path.read_bytes()
-    return None
-
-
 def project_of(cwd: Path) -> str:
     """The session's project as Codex finds it (what a client fires hookd for): the
     nearest folder holding ``.git`` (its default root marker), else the folder itself."""
@@ -576,7 +557,7 @@ def project_of(cwd: Path) -> str:
 
 
 async def fire_hookd(case: Case, places: dict[str, Path], settings: Settings) -> dict[str, Any]:
-    raw = _first_stdin(case, places["agent"])
+    raw = first_stdin(case, places["agent"])
     assert raw is not None, "no hook of the case's event ran in the agent: no payload for hookd"
     env = {"PATH": os.environ["PATH"], "HOME": str(places["home"]), "LANG": "C.UTF-8",
            "SHELL": "/bin/sh", "TMPDIR": str(places["tmp"]), "FAKE_KEY": "dummy",
@@ -654,7 +635,7 @@ def compare(case: Case, places: dict[str, Path], agent: dict[str, Any],
             problems.append(f"{what}: the agent {agent_did!r}, hookd {hookd_says!r}")
 
     event = case.event
-    names = _agent_ran(case, places)
+    names = ran_on_the_event(case, places["agent"])
     counts = _fire_runs(case, places["agent"])
     if case.differs:  # hookd runs other hooks than Codex, by design (the case says which)
         counts = {n: c for n, c in counts.items() if n not in case.hookd_not}
@@ -740,7 +721,7 @@ def _compare_effects(case: Case, places: dict[str, Path], agent: dict[str, Any],
         if agent["rewritten"]:
             check("the rewrite", True, "rewritten" in json.dumps(hookd["updatedInput"]))
     if event == "PreToolUse" and hookd["blocked"] and outputs:
-        command = json.loads(_first_stdin(case, places["agent"]) or b"{}")["tool_input"]["command"]
+        command = json.loads(first_stdin(case, places["agent"]) or b"{}")["tool_input"]["command"]
         check("the model was sent", outputs[0],
               f"Command blocked by PreToolUse hook: {reason}. Command: {command}")  # fmt: skip
     if event == "PermissionRequest":
@@ -776,20 +757,13 @@ def _compare_effects(case: Case, places: dict[str, Path], agent: dict[str, Any],
 def _fire_runs(case: Case, folder: Path) -> dict[str, int]:
     """How often each hook ran with the payload hookd was fired with (the agent may fire
     the event again later: a second model request, a Stop after a Stop block)."""
-    payload = _first_stdin(case, folder)
+    payload = first_stdin(case, folder)
     counts: dict[str, int] = {}
     for path in folder.glob("*.stdin.*"):
         if path.read_bytes() == payload:
             name = path.name.partition(".stdin.")[0]
             counts[name] = counts.get(name, 0) + 1
     return counts
-
-
-def _agent_ran(case: Case, places: dict[str, Path]) -> set[str]:
-    """The hooks of the case's event that ran in the agent."""
-    return {name for name in hook_runs(places["agent"])
-            if any(h.name == name and (h.event or case.event) == case.event
-                   for h in case.hooks)}  # fmt: skip
 
 
 def _hook_name(command: str) -> str:

@@ -25,9 +25,12 @@ from agents.gemini.cases import CASES, NO_MATCHER, Case, Hook
 from agents.harness.ahead import Ahead, jobs, selected_cases, trio_side
 from agents.harness.recorded import (
     alive_children,
+    first_stdin,
     hook_runs,
     hook_script,
+    jsonl,
     most_at_once,
+    ran_on_the_event,
     records,
     same_out,
 )
@@ -216,18 +219,6 @@ async def run_agent(
     return observe(places)
 
 
-def _jsonl(path: Path) -> list[dict[str, Any]]:
-    if not path.exists():
-        return []
-    found = []
-    for line in path.read_text(errors="replace").splitlines():
-        try:
-            found.append(json.loads(line))
-        except ValueError:
-            continue
-    return found
-
-
 def observe(places: dict[str, Path]) -> dict[str, Any]:
     """What the agent did: its answer, its warnings, the model's requests, the marker files."""
     stdout = (places["run"] / "agent.stdout").read_text(errors="replace")
@@ -238,7 +229,7 @@ def observe(places: dict[str, Path]) -> dict[str, Any]:
     return {
         "ran": (places["ws"] / "ran").exists(),
         "rewritten": (places["ws"] / "rewritten").exists(),
-        "requests": _jsonl(places["run"] / "requests.jsonl"),
+        "requests": jsonl(places["run"] / "requests.jsonl"),
         "stdout": stdout,
         "answer": answer if isinstance(answer, dict) else None,
         "stderr": (places["run"] / "agent.stderr").read_text(errors="replace"),
@@ -321,18 +312,8 @@ def assert_does(case: Case, places: dict[str, Path], agent: dict[str, Any]) -> N
 # -- hookd's side ----------------------------------------------------------------------
 
 
-def _first_stdin(case: Case, folder: Path) -> bytes | None:
-    """The payload one of the case's hooks on its event was given first."""
-    for hook in case.hooks:
-        if (hook.event or case.event) == case.event:
-            path = folder / f"{hook.name}.stdin.0"
-            if path.exists():
-                return path.read_bytes()
-    return None
-
-
 async def fire_hookd(case: Case, places: dict[str, Path], settings: Settings) -> dict[str, Any]:
-    raw = _first_stdin(case, places["agent"])
+    raw = first_stdin(case, places["agent"])
     assert raw is not None, "no hook of the case's event ran in the agent: no payload for hookd"
     env = {"PATH": os.environ["PATH"], **agent_env(case, places, "hookd")}
     async with trio.open_nursery() as nursery:
@@ -352,7 +333,7 @@ async def fire_hookd(case: Case, places: dict[str, Path], settings: Settings) ->
 def _fire_runs(case: Case, folder: Path) -> dict[str, int]:
     """How often each hook ran with the payload hookd was fired with (the agent fires most
     events again: another model turn, the tail of a tool call)."""
-    payload = _first_stdin(case, folder)
+    payload = first_stdin(case, folder)
     chained = any(hook.group.get("sequential") for hook in case.hooks)
     counts: dict[str, int] = {}
     for path in folder.glob("*.stdin.*"):
@@ -367,13 +348,6 @@ def _fire_runs(case: Case, folder: Path) -> dict[str, int]:
 
 def _hook(case: Case, name: str) -> Hook:
     return next((h for h in case.hooks if h.name == name), Hook(name))
-
-
-def _agent_ran(case: Case, places: dict[str, Path]) -> set[str]:
-    """The hooks of the case's event that ran in the agent."""
-    return {name for name in hook_runs(places["agent"])
-            if any(h.name == name and (h.event or case.event) == case.event
-                   for h in case.hooks)}  # fmt: skip
 
 
 def _hook_name(command: str) -> str:
@@ -405,7 +379,7 @@ def expected_action(case: Case, places: dict[str, Path], agent: dict[str, Any]) 
         return "proceed" if agent["ran"] or _modified(agent) else "block"
     if event == "AfterTool":
         outputs = function_responses(agent["requests"])
-        payload = json.loads(_first_stdin(case, places["agent"]) or b"{}")
+        payload = json.loads(first_stdin(case, places["agent"]) or b"{}")
         tool_failed = "error" in payload.get("tool_response", {})
         if stopped:
             return "stop"
@@ -429,7 +403,7 @@ def compare(case: Case, places: dict[str, Path], agent: dict[str, Any],
         if agent_did != hookd_says:
             problems.append(f"{what}: the agent {agent_did!r}, hookd {hookd_says!r}")
 
-    names = _agent_ran(case, places)
+    names = ran_on_the_event(case, places["agent"])
     counts = _fire_runs(case, places["agent"])
     if case.differs:  # hookd runs other hooks than Gemini, by design (the case says which)
         counts = {n: c for n, c in counts.items() if n not in case.hookd_not}

@@ -5,6 +5,7 @@ sides (the agent's run, hookd's fire)."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -97,3 +98,35 @@ def most_at_once(log: Path) -> int:
         running += 1 if line.startswith("start ") else -1
         most = max(most, running)
     return most
+
+
+def jsonl(path: Path) -> list[dict[str, Any]]:
+    """The JSON lines of a log (a request log, an app-server's messages); none when the
+    file is missing, a line that is no JSON passed over."""
+    if not path.exists():
+        return []
+    found = []
+    for line in path.read_text(errors="replace").splitlines():
+        try:
+            found.append(json.loads(line))
+        except ValueError:
+            continue
+    return found
+
+
+def first_stdin(case: Any, folder: Path) -> bytes | None:
+    """The payload one of the case's hooks on its event was given first (a case has
+    ``event`` and ``hooks``, each hook ``name`` and ``event``, None for the case's)."""
+    for hook in case.hooks:
+        if (hook.event or case.event) == case.event:
+            path = folder / f"{hook.name}.stdin.0"
+            if path.exists():
+                return path.read_bytes()
+    return None
+
+
+def ran_on_the_event(case: Any, folder: Path) -> set[str]:
+    """The hooks of the case's event that ran (recorded in ``folder``)."""
+    return {name for name in hook_runs(folder)
+            if any(h.name == name and (h.event or case.event) == case.event
+                   for h in case.hooks)}  # fmt: skip

@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...model import Dialect, HookSpec, Loaded, Source
-from ...safe_read import HookdLimitReached, UnreadableFile, read_regular_file
+from ..settings_json import read_text
 from .events import DEFAULT_TIMEOUT_MS, EVENTS
 
 SETTINGS_FILE = "settings.json"
@@ -43,7 +43,7 @@ _EVENT_SET = frozenset(EVENTS)
 def load_settings(source: Source) -> Loaded:
     """One settings file: its hooks per event, and its ``hooksConfig`` in
     ``Loaded.settings``."""
-    text = _read(source.path)
+    text = read_text(source.path)
     if isinstance(text, Loaded) or text is None:
         return text or Loaded()
     try:
@@ -164,7 +164,7 @@ def extension_hooks(folder: str) -> tuple[Loaded, str | None, str]:
     """One installed extension (``~/.gemini/extensions/<dir>``): its hooks, its name (None:
     Gemini does not load it) and the folder its ``${extensionPath}`` names (a linked
     extension's source)."""
-    manifest = _read(os.path.join(folder, EXTENSION_MANIFEST))
+    manifest = read_text(os.path.join(folder, EXTENSION_MANIFEST))
     if not isinstance(manifest, str):
         return Loaded(), None, folder
     try:
@@ -175,7 +175,7 @@ def extension_hooks(folder: str) -> tuple[Loaded, str | None, str]:
         return Loaded(), None, folder
     where = _linked_source(folder) or folder
     path = os.path.join(where, EXTENSION_HOOKS)
-    text = _read(path)
+    text = read_text(path)
     if not isinstance(text, str):
         return Loaded(), str(config["name"]), where
     try:
@@ -196,7 +196,7 @@ def extension_hooks(folder: str) -> tuple[Loaded, str | None, str]:
 
 def _linked_source(folder: str) -> str | None:
     """A linked extension's source folder (``gemini extensions link``)."""
-    text = _read(os.path.join(folder, INSTALL_METADATA))
+    text = read_text(os.path.join(folder, INSTALL_METADATA))
     if not isinstance(text, str):
         return None
     try:
@@ -287,20 +287,6 @@ def strip_json_comments(text: str) -> str:
             out.append(char)
         index += 1
     return "".join(out)
-
-
-def _read(path: str) -> str | Loaded | None:
-    """The file's text; None when there is none; a ``Loaded`` error when unreadable."""
-    try:
-        return read_regular_file(path).decode("utf-8")
-    except FileNotFoundError:
-        return None
-    except HookdLimitReached:
-        raise  # hookd's own limit: the registry says "never ran"
-    except UnreadableFile as exc:
-        return Loaded(error=str(exc), unreadable=True)
-    except (UnicodeDecodeError, NotADirectoryError) as exc:
-        return _fatal(f"{path}: not readable as UTF-8 text ({exc})")
 
 
 def _fatal(why: str) -> Loaded:
