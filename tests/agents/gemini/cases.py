@@ -83,6 +83,8 @@ class Does:
     """How often hooks ran (a hook not named: once)."""
     killed: tuple[str, ...] = ()
     """Hooks that never finished (killed at their timeout)."""
+    left_running: tuple[str, ...] = ()
+    """What the hooks left running after the run (``<hook>.child.<n>``)."""
     exit: int = 0
 
 
@@ -364,6 +366,11 @@ SOURCES = [
     Case("src-timeout", "timeouts are milliseconds; a hook past its timeout fails open",
          (Hook("slow", sleep=3, stdout=out({"decision": "deny"}), fields={"timeout": 500}),),
          Does(killed=("slow",), stderr=("Hook timed out after 500ms",))),
+    Case("src-timeout-leaves-children", "at a timeout Gemini sends SIGTERM to bash alone: the "
+         "hook's child runs on (hookd kills the hook's process group: a deliberate difference)",
+         (Hook("slow", sleep=3, child="sleep 60", fields={"timeout": 500}),),
+         Does(killed=("slow",), left_running=("slow.child.0",),
+              stderr=("Hook timed out after 500ms",))),
     Case("src-timeout-string", 'a timeout given as a string ("500") counts as its number',
          (Hook("slow", sleep=3, stdout=out({"decision": "deny"}), fields={"timeout": "500"}),),
          Does(killed=("slow",), stderr=("Hook timed out after 500ms",))),
@@ -371,6 +378,24 @@ SOURCES = [
          "escaped, no final newline",
          (Hook("a", event="BeforeAgent"),), Does(), event="BeforeAgent", matcher=None,
          prompt="case: caf\u00e9 \u2028 \u00e0 \x01 \U0001f600 </b>", quiet=True),
+]
+
+MCP_SERVER = {"mcpServers": {"echo": {"command": "python3", "args": ["{harness}/mcp_echo.py"]}}}
+"""The case's MCP server (``tests/agents/harness/mcp_echo.py``): its tool ``echo_it`` is
+``mcp_echo_echo_it`` to Gemini."""
+MCP_CALL = ({"call": {"name": "mcp_echo_echo_it", "args": {"text": "hi"}}}, {"text": "All done."})
+
+MCP = [
+    Case("mcp-before-tool", "an MCP tool is mcp_<server>_<tool>; BeforeTool gets mcp_context",
+         (Hook("a"),), Does(ran=False), matcher="mcp_echo_.*", turns=MCP_CALL,
+         settings={"user": MCP_SERVER}, quiet=True),
+    Case("mcp-deny", "a deny blocks an MCP tool as any other",
+         (Hook("a", stdout=out({"decision": "deny", "reason": "no echo"})),),
+         Does(ran=False, output=blocked("no echo")), matcher="mcp_echo_echo_it", turns=MCP_CALL,
+         settings={"user": MCP_SERVER}),
+    Case("mcp-after-tool", "AfterTool gets the MCP result as a list of parts",
+         (Hook("a"),), Does(ran=False), event="AfterTool", matcher="mcp_", turns=MCP_CALL,
+         settings={"user": MCP_SERVER}, quiet=True),
 ]
 
 AFTER_TOOL = [
@@ -565,6 +590,7 @@ CASES: list[Case] = [
     *BEFORE_TOOL,
     *MATCHERS,
     *SOURCES,
+    *MCP,
     *AFTER_TOOL,
     *BEFORE_AGENT,
     *AFTER_AGENT,

@@ -9,9 +9,11 @@ time in the agent overlap under hookd.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
+import signal
 import sys
 from collections.abc import Iterator
 from dataclasses import replace
@@ -62,6 +64,7 @@ def _places(root: Path, case: Case) -> dict[str, Path]:
     for path in places.values():
         path.mkdir(parents=True)
     places["root"] = root
+    places["harness"] = HARNESS
     places["gemini_home"] = Path(_fill(case.gemini_home, places)) if case.gemini_home else (
         places["home"])  # fmt: skip
     places["cwd"] = Path(_fill(case.cwd, places))
@@ -73,7 +76,7 @@ def _fill(value: Any, places: dict[str, Path]) -> Any:
     """``value`` with ``{home}``, ``{ws}``, ``{hooks}``, ``{system}``... filled in, in every
     string."""
     if isinstance(value, str):
-        for name in ("home", "ws", "hooks", "agent", "system", "tmp", "cwd"):
+        for name in ("home", "ws", "hooks", "agent", "system", "tmp", "cwd", "harness"):
             if name in places:
                 value = value.replace("{" + name + "}", str(places[name]))
         return value
@@ -306,7 +309,17 @@ def assert_does(case: Case, places: dict[str, Path], agent: dict[str, Any]) -> N
     check("hook runs", {name: seen_counts.get(name, 0) for name in counts}, counts)
     finished = {path.name.partition(".done.")[0] for path in places["agent"].glob("*.done.0")}
     check("hooks that never finished", sorted(set(seen_counts) - finished), sorted(does.killed))
+    left = alive_children(places["agent"])
+    _end(places["agent"], left)
+    check("children left running", left, sorted(does.left_running))
     assert problems == [], "\n".join(problems)
+
+
+def _end(folder: Path, children: list[str]) -> None:
+    """Kill what the agent's hooks left running (their ``<hook>.child.<n>`` pids)."""
+    for name in children:
+        with contextlib.suppress(ProcessLookupError, ValueError):
+            os.kill(int((folder / name).read_text()), signal.SIGKILL)
 
 
 # -- hookd's side ----------------------------------------------------------------------
@@ -376,7 +389,9 @@ def expected_action(case: Case, places: dict[str, Path], agent: dict[str, Any]) 
             return "stop"
         if not agent["stdout"].strip():
             return "ask"  # headless: the confirmation ends the process, nothing printed
-        return "proceed" if agent["ran"] or _modified(agent) else "block"
+        outputs = function_responses(agent["requests"])
+        error = str((outputs[0] or {}).get("error", "")) if outputs else ""
+        return "block" if error.startswith("Tool execution blocked: ") else "proceed"
     if event == "AfterTool":
         outputs = function_responses(agent["requests"])
         payload = json.loads(first_stdin(case, places["agent"]) or b"{}")
