@@ -159,7 +159,9 @@ def test_status_prints_registry_summary(served, workspace) -> None:
 
     assert done.returncode == 0
     assert "hooks      1  claude: 1" in done.stdout
-    assert "clients    1 of 512 connections, 0 refused" in done.stdout
+    assert "clients    1 of 512 connections, 0 refused, 0 idle shed" in done.stdout
+    assert "processes  0 running, 0 detached, 0 waiting (max 64); 0 escapees killed" in done.stdout
+    assert "custody " in done.stdout
     row = next(line for line in done.stdout.splitlines() if "settings.json" in line)
     assert row.split()[6:9] == ["claude", "project", str(workspace / ".claude" / "settings.json")]
 

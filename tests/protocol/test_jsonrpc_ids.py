@@ -8,7 +8,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hookd.protocol import dumps, echoable_id, id_from_head, invalid_request_reason
+from hookd.protocol import (
+    dumps,
+    echoable_id,
+    id_from_head,
+    invalid_request_reason,
+    loads_message,
+    success,
+)
 
 
 @pytest.mark.parametrize("value", [float("nan"), float("inf"), float("-inf"), True, [1], {}])
@@ -78,3 +85,29 @@ def test_id_from_head_agrees_with_a_full_parse(
     found, value = id_from_head(json.dumps(message).encode()[: cut + 20])
 
     assert not found or value == request_id
+
+
+@settings(deadline=None)
+@given(
+    st.from_regex(r"-?(0|[1-9][0-9]{0,25})(\.[0-9]{1,12})?([eE][+-]?[0-9]{1,3})?", fullmatch=True)
+)
+def test_a_numeric_id_is_answered_exactly_as_written(text: str) -> None:
+    """Issue 31: ``1e2`` is answered ``1e2``, not ``100.0``; any JSON number that makes a
+    valid id comes back as its own text (one too large for a float is invalid)."""
+    message = loads_message(b'{"jsonrpc":"2.0","id":%s,"method":"status"}' % text.encode())
+
+    if invalid_request_reason(message) is not None:
+        assert echoable_id(message) is None  # 1e999: not finite
+        return
+    reply = dumps(success(echoable_id(message), None))
+    assert reply.startswith(b'{"id":%s,' % text.encode()) or (
+        reply.startswith(b'{"jsonrpc":"2.0","id":%s,' % text.encode()) and "." not in text
+    ), reply
+    assert json.loads(reply)["id"] == json.loads(text)
+
+
+def test_plain_ids_take_the_fast_path() -> None:
+    """Integers (but ``-0``) and strings are written back by ``json`` as sent: no copy."""
+    for body in (b'{"id":12,"method":"m"}', b'{"id":"a","method":"m"}', b'{"id":0}'):
+        assert dumps(success(loads_message(body)["id"], 1)).startswith(b'{"jsonrpc":"2.0","id":')
+    assert dumps(success(loads_message(b'{"id":-0}')["id"], 1)).startswith(b'{"id":-0,')

@@ -11,7 +11,7 @@ import json
 import os
 import signal
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -171,7 +171,8 @@ def test_kill_9_takes_unmarked_members_of_a_running_hooks_group(
             daemon.fire("claude", "PostToolUse", [str(workspace)], {"tool_name": "Bash"})
         firing = _fire_in_background(daemon, workspace)
         pids = _wait_for_pids(pids_file, 2)
-        assert environment_of(pids[0]) == {}  # no HOOKD_HOOK_ID to find it by
+        # no HOOKD_HOOK_ID to find it by (once `env -i` has run: wait for that)
+        assert _wait_for(lambda: environment_of(pids[0]) == {}), environment_of(pids[0])
         os.kill(daemon.pid, signal.SIGKILL)
         daemon.process.wait()
         assert wait_gone(pids, timeout_s=10.0) == []
@@ -199,6 +200,17 @@ def _fire_in_background(daemon: ProcessDaemon, workspace: Path) -> threading.Thr
 def _swallow(call, *args) -> None:  # type: ignore[no-untyped-def]
     with contextlib.suppress(Exception):  # the daemon is killed under it: expected
         call(*args)
+
+
+def _wait_for(condition: Callable[[], bool], timeout_s: float = 20.0) -> bool:
+    import time
+
+    deadline = time.monotonic() + timeout_s
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
 
 
 def _wait_for_pids(path: Path, count: int) -> list[int]:

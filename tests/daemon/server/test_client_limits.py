@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import trio
 
-from hookd.client import Client, ConnectionLost
+from hookd.client import Client, HookdClientError
 from hookd.daemon.app import serve
 from hookd.protocol import BUSY, Framing
 from hookd_testing import RpcClient, claude_settings, command, wait_until, write_json
@@ -26,36 +26,73 @@ async def closed_by_daemon(client: RpcClient, timeout: float = 20) -> list[dict]
                 return received
 
 
-async def test_connections_past_the_cap_are_refused_with_a_reason(settings) -> None:
+async def test_at_the_cap_the_connection_idle_the_longest_makes_room(settings) -> None:
+    """A client that leaks connections must not lock the agents' relays out: the
+    connection idle the longest is closed for the new one (issue 31)."""
     async with trio.open_nursery() as nursery:
-        daemon = await nursery.start(serve, replace(settings, max_connections=6))
-        idle = [await RpcClient.connect(settings.socket_path) for _ in range(5)]
-        watcher = await RpcClient.connect(settings.socket_path)
-        await wait_until(lambda: len(daemon.connections) == 6)
+        daemon = await nursery.start(serve, replace(settings, max_connections=3))
+        oldest = await RpcClient.connect(settings.socket_path)
+        used = await RpcClient.connect(settings.socket_path)
+        newer = await RpcClient.connect(settings.socket_path)
+        await wait_until(lambda: len(daemon.connections) == 3)
+        await oldest.call("status")  # the oldest is the one idle the longest, not the first
+        served = await RpcClient.connect(settings.socket_path)
+        status = await served.call("status")
+        said = await closed_by_daemon(used)
+        assert await oldest.call("status")
+        for client in (oldest, used, newer, served):
+            await client.aclose()
+        daemon.request_shutdown("test over")
+
+    assert said == []  # closed with nothing to say: it had nothing under way
+    assert status["clients"]["shed"] >= 1
+    assert status["clients"]["refused"] == 0
+    assert status["connections"] == 3
+
+
+async def test_when_every_connection_is_busy_a_new_one_gets_an_error_it_can_read(
+    settings, workspace: Path
+) -> None:
+    """Refused only when none is idle, and then with an answer to its own request (its
+    id, its framing), readable before the close: no reset."""
+    write_json(workspace / ".claude/settings.json",
+               claude_settings("PreToolUse", command("sleep 30", timeout=60)))  # fmt: skip
+    fire = {"agent": "claude", "event": "PreToolUse", "workspaceRoots": [str(workspace)],
+            "payload": {"tool_name": "Bash"}}  # fmt: skip
+    async with trio.open_nursery() as nursery:
+        daemon = await nursery.start(serve, replace(settings, max_connections=2))
+        busy = [await RpcClient.connect(settings.socket_path) for _ in range(2)]
+        for client in busy:
+            await client.send({"jsonrpc": "2.0", "id": 1, "method": "fire", "params": fire})
+        await wait_until(lambda: daemon.custody.view()["running"] == 2)
 
         refused = await RpcClient.connect(settings.socket_path)
+        await refused.send({"jsonrpc": "2.0", "id": "mine", "method": "status"})
         said = await closed_by_daemon(refused)
+        lsp = await RpcClient.connect(settings.socket_path, Framing.LSP)
+        await lsp.send({"jsonrpc": "2.0", "id": 5, "method": "status"})
+        lsp_said = await closed_by_daemon(lsp)
+        silent = await RpcClient.connect(settings.socket_path)
+        silent_said = await closed_by_daemon(silent)
 
         def python_client() -> str:
-            with pytest.raises(ConnectionLost) as info, Client(settings.socket_path) as client:
+            with pytest.raises(HookdClientError) as info, Client(settings.socket_path) as client:
                 client.status()
             return str(info.value)
 
         python_said = await trio.to_thread.run_sync(python_client)
-        await idle.pop().aclose()
-        await wait_until(lambda: len(daemon.connections) == 5)
-        again = await RpcClient.connect(settings.socket_path)
-        status = await again.call("status")
-        for client in (*idle, watcher, refused, again):
+        status = daemon.status()
+        for client in (*busy, refused, lsp, silent):
             await client.aclose()
         daemon.request_shutdown("test over")
 
-    assert [m["error"]["code"] for m in said] == [BUSY]
-    assert said[0]["id"] is None
+    assert [(m["id"], m["error"]["code"]) for m in said] == [("mine", BUSY)]
     assert "max_connections" in said[0]["error"]["data"]
+    assert [(m["id"], m["error"]["code"]) for m in lsp_said] == [(5, BUSY)]
+    assert [(m["id"], m["error"]["code"]) for m in silent_said] == [(None, BUSY)]
     assert "Too many connections" in python_said
-    assert status["clients"]["refused"] == 2
-    assert status["clients"]["maxConnections"] == 6
+    assert status["clients"]["refused"] == 4
+    assert status["clients"]["shed"] == 0
 
 
 @pytest.mark.parametrize("framing", list(Framing))

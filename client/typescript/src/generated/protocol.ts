@@ -325,13 +325,22 @@ export interface Status {
     lastError: string | null;
   };
   hookStats: HookStat[];
-  /** Hook processes in hookd's custody (max_hook_processes): running, waiting for a slot, detached (work a finished hook left running, killed at that hook's timeout), the cap, and escapees (processes that left their hook's process group) killed so far. */
+  /** Hook processes in hookd's custody (max_hook_processes): running, waiting for a slot, detached (work a finished hook left running, killed at that hook's timeout), the cap, escapees (processes that left their hook's process group) killed so far and held now, and which custody is in force. */
   processes: {
     running: number;
     detached: number;
     waiting: number;
     max: number;
+    /** Processes the subreaper sweep killed: escapees of hooks that were done (in cgroup custody, cgroup.kill takes most of them uncounted). */
     escapeesKilled: number;
+    /** Escapees that name no hook (they cleared their environment, outside any hook's cgroup), kept until every hook that was in custody when each was first seen is done. */
+    escapeesHeld: number;
+    /** How hooks' processes are held: `cgroup` (each hook in a cgroup v2 of its own, killed by cgroup.kill, the subreaper sweep behind it), `subreaper` (process groups, and escapees adopted by the daemon as a child subreaper), `groups` (process groups alone: not Linux, or not a process of the daemon alone). */
+    custody: "cgroup" | "subreaper" | "groups";
+    /** The cgroup that holds the hooks' cgroups (`<the daemon's cgroup>/hookd-<id>`), in cgroup custody. */
+    cgroup: string | null;
+    /** Why the hooks have no cgroups of their own (no writable cgroup v2 subtree, no cgroup.kill, hook_cgroups off), when they have none. */
+    cgroupUnavailable: string | null;
   };
   /** Trust, direnv style: hooks configured inside a workspace run only once a person ran `hookd allow DIR`, and only while what was allowed is unchanged; hook and settings files that others could write are refused whatever the trust. */
   trust: {
@@ -366,8 +375,10 @@ export interface Status {
   /** The caps on all clients together and what they did: connections open at once (max_connections; past it a connection is answered 1002 and closed), reply bytes queued for clients over every connection (max_unsent_bytes_total; past it the client with the most unsent bytes is disconnected), and how long a started message may take to arrive whole (message_timeout_s; then the connection is answered -32600 and closed). */
   clients?: {
     maxConnections: number;
-    /** Connections refused at maxConnections. */
+    /** Connections refused at maxConnections: every open one was busy (the refusal answers the client's first request with error 1002 before the close). */
     refused: number;
+    /** Idle connections closed at maxConnections to make room for a new one (the one idle the longest goes first). */
+    shed: number;
     /** Reply bytes queued for clients now. */
     unsentBytes: number;
     maxUnsentBytes: number;

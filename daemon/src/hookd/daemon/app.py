@@ -26,7 +26,18 @@ from typing import Any
 import structlog
 import trio
 
-from hookd.protocol import BUSY, Framing, dumps, encode, error
+from hookd.protocol import (
+    BUSY,
+    HEAD_SCAN_BYTES,
+    Framing,
+    FramingError,
+    MessageDecoder,
+    dumps,
+    echoable_id,
+    encode,
+    error,
+    loads_message,
+)
 
 from .all_dialects import DIALECTS
 from .audit import AuditLog, audit_path
@@ -93,7 +104,11 @@ class Daemon:
         self.base_env.pop(PASSCODE_ENV, None)  # the http entry's passcode is not the hooks'
         self.http_entry: HttpEntry | None = None
         """Claude Code's http hook entry, when ``http_entry`` is on."""
-        self.custody = Custody(settings.max_hook_processes, leftovers=settings.leftover_processes)
+        self.custody = Custody(
+            settings.max_hook_processes,
+            leftovers=settings.leftover_processes,
+            cgroups=settings.hook_cgroups,
+        )
         self.warm = WarmPool(settings, self.custody)
         self.custody.launcher = warm_first(self.warm, self.custody.launcher)
         self.background = BackgroundHooks(settings, self.base_env, self.custody)
@@ -240,7 +255,7 @@ async def _accept(
                 )
                 await trio.sleep(0.1)
                 continue
-            if len(daemon.connections) >= daemon.limits.max_connections:
+            if len(daemon.connections) >= daemon.limits.max_connections and not _shed_one(daemon):
                 connections.start_soon(_refuse_connection, stream, daemon.limits)
                 continue
             caller = caller_of(stream, daemon.custody)
@@ -253,21 +268,98 @@ async def _accept(
             connections.start_soon(connection.serve)
 
 
+def _shed_one(daemon: Daemon) -> bool:
+    """At ``max_connections``, close the connection idle the longest (nothing in flight,
+    arriving or unsent) to make room for a new one: a client that leaks connections
+    (an editor extension, a stuck script) must not lock out the agents' relays, to which
+    an unreachable daemon means "let the action go on". False when every one is busy."""
+    idle = [(since, c) for c in daemon.connections if (since := c.idle_since) is not None]
+    if not idle:
+        return False
+    _since, oldest = min(idle, key=lambda pair: pair[0])
+    oldest.shed()
+    limits = daemon.limits
+    limits.shed += 1
+    if limits.refusal_worth_logging():
+        log.warning("connection_shed", max_connections=limits.max_connections,
+                    shed_so_far=limits.shed, refused_so_far=limits.refused)  # fmt: skip
+    return True
+
+
+REFUSE_READ_S = 1.0
+MAX_REFUSING = 64
+"""Refusals waiting for their client's first message at once; past that, more are
+answered at once and closed (a flood of connections must not hold descriptors)."""
+
+
 async def _refuse_connection(stream: trio.SocketStream, limits: ClientLimits) -> None:
-    """Past ``max_connections``: say why (NDJSON: the client has not said which framing
-    it speaks yet) and close, instead of leaving the client waiting in the backlog."""
+    """Past ``max_connections`` with every connection busy: answer the client's first
+    request (its id, its framing) with a Busy error, then close; a client that sends
+    nothing within a second gets the error with id null (NDJSON). The rest of what it
+    sends is read before the close, so the close is no reset that could destroy the
+    answer before the client reads it."""
     limits.refused += 1
     if limits.refusal_worth_logging():
         log.warning("connection_refused", max_connections=limits.max_connections,
                     refused_so_far=limits.refused)  # fmt: skip
-    refusal = error(None, BUSY, "Too many connections",
-                    f"hookd serves at most {limits.max_connections} connections at once "
-                    "(max_connections in hookd's config); close idle ones or raise it")  # fmt: skip
-    with trio.move_on_after(1.0):
-        with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
-            await stream.send_all(encode(dumps(refusal), Framing.NDJSON))
-    with trio.CancelScope(shield=True):
-        await stream.aclose()
+    data = (f"hookd serves at most {limits.max_connections} connections at once "
+            "(max_connections in hookd's config) and every one is busy; retry, close "
+            "idle ones or raise it")  # fmt: skip
+    limits.refusing += 1
+    answered = False
+    try:
+        waited = limits.refusing <= MAX_REFUSING
+        with trio.move_on_after(REFUSE_READ_S if waited else 0.0):
+            with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+                framing, request_ids = await _first_request(stream)
+                answered = True
+                await stream.send_all(_refusals(request_ids, data, framing))
+                await stream.send_eof()
+                while await stream.receive_some(65536):
+                    pass  # until the client closes: no reset under the answer
+        if not answered:
+            with trio.move_on_after(REFUSE_READ_S if waited else 0.1):
+                with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+                    await stream.send_all(_refusals([None], data, Framing.NDJSON))
+                    await stream.send_eof()
+                    while await stream.receive_some(65536):
+                        pass
+    finally:
+        limits.refusing -= 1
+        with trio.CancelScope(shield=True):
+            await stream.aclose()
+
+
+async def _first_request(stream: trio.SocketStream) -> tuple[Framing, list[Any]]:
+    """The framing and the id(s) of the first message a refused client sends (None for a
+    message that gives none), read no further than its head."""
+    decoder = MessageDecoder(HEAD_SCAN_BYTES)
+    while True:
+        chunk = await stream.receive_some(65536)
+        if not chunk:
+            return decoder.framing or Framing.NDJSON, [None]
+        try:
+            for body in decoder.feed(chunk):
+                return decoder.framing or Framing.NDJSON, _ids_of(body)
+        except FramingError as exc:
+            return decoder.framing or Framing.NDJSON, [exc.request_id]
+
+
+def _ids_of(body: bytes) -> list[Any]:
+    try:
+        message = loads_message(body)
+    except (ValueError, RecursionError):
+        return [None]
+    if isinstance(message, list):
+        return [echoable_id(item) for item in message if isinstance(item, dict) and "id" in item]
+    return [echoable_id(message)]
+
+
+def _refusals(request_ids: list[Any], data: str, framing: Framing) -> bytes:
+    replies = [error(rid, BUSY, "Too many connections", data) for rid in request_ids]
+    if not replies:
+        return b""  # notifications only: nothing to answer
+    return encode(dumps(replies if len(replies) > 1 else replies[0]), framing)
 
 
 async def _stop(daemon: Daemon, bound: BoundSocket, connections: trio.Nursery) -> None:

@@ -51,6 +51,31 @@ def is_zombie(pid: int) -> bool:
     return bool(fields) and fields[0] == b"Z"
 
 
+def is_stopped(pid: int) -> bool:
+    """Whether ``pid`` is stopped (SIGSTOP and its kin, or traced)."""
+    fields = _stat_fields(pid)
+    return bool(fields) and fields[0] in (b"T", b"t")
+
+
+PF_EXITING = 0x4
+"""The kernel's flag for a task that is exiting (``/proc/PID/stat``'s ``flags``)."""
+
+
+def is_exiting(pid: int) -> bool:
+    """Whether ``pid`` is on its way out: killed or exited, its memory being freed (a
+    process that touched gigabytes takes a while), a zombie soon; its environment reads
+    as empty meanwhile."""
+    fields = _stat_fields(pid)
+    return len(fields) > 6 and bool(int(fields[6]) & PF_EXITING)
+
+
+def start_time(pid: int) -> int | None:
+    """When ``pid`` started, in clock ticks since boot: with the pid, it names one process
+    (a pid is reused; the pair is not)."""
+    fields = _stat_fields(pid)
+    return int(fields[19]) if len(fields) > 19 else None
+
+
 def parent_of(pid: int) -> int | None:
     fields = _stat_fields(pid)
     return int(fields[1]) if len(fields) > 1 else None

@@ -97,6 +97,10 @@ class Settings:
     """Adopt the processes a hook's tree orphans (Linux child subreaper), so escapees that
     left the hook's process group (``setsid``, double forks) are found and killed. Only
     for a process that is the daemon alone (``hookd serve``)."""
+    hook_cgroups: bool = True
+    """Put each hook in a cgroup of its own and kill by cgroup, where the daemon can make
+    them (a cgroup v2 subtree delegated to it, or writable as root): nothing a hook
+    starts can leave it. Where it cannot, or with this off, the subreaper custody alone."""
     raise_fd_limit: bool = True
     """Raise the soft open-files limit to the hard limit at start (hooks keep the
     inherited one)."""

@@ -24,13 +24,16 @@ from ._framing import Framing as Framing
 from ._framing import FramingError as FramingError
 from ._framing import MessageDecoder as MessageDecoder
 from ._framing import encode as encode
+from ._jsonrpc import HEAD_SCAN_BYTES as HEAD_SCAN_BYTES
 from ._jsonrpc import RequestId as RequestId
+from ._jsonrpc import SourceNumber as SourceNumber
 from ._jsonrpc import dumps as dumps
 from ._jsonrpc import echoable_id as echoable_id
 from ._jsonrpc import error as error
 from ._jsonrpc import id_from_head as id_from_head
 from ._jsonrpc import invalid_request_reason as invalid_request_reason
 from ._jsonrpc import is_valid_id as is_valid_id
+from ._jsonrpc import loads_message as loads_message
 from ._jsonrpc import notification as notification
 from ._jsonrpc import request as request
 from ._jsonrpc import success as success
@@ -71,6 +74,7 @@ __all__ = [
     "ERROR_NAMES",
     "FIRE",
     "FIRE_TOO_DEEP",
+    "HEAD_SCAN_BYTES",
     "HOOKS_LIST",
     "HOOK_ASYNC_RESULT",
     "HOOK_RUN",
@@ -105,6 +109,7 @@ __all__ = [
     "ProgressKind",
     "RequestId",
     "Slowest",
+    "SourceNumber",
     "default_socket_path",
     "dumps",
     "echoable_id",
@@ -114,6 +119,7 @@ __all__ = [
     "invalid_request_reason",
     "is_valid_id",
     "load_openrpc",
+    "loads_message",
     "notification",
     "request",
     "runtime_dir",

@@ -11,6 +11,67 @@ from ._types import JsonValue
 RequestId = int | str
 
 
+class SourceNumber(float):
+    """A numeric id as the client wrote it: ``1e2``, ``1.0``, ``-0``. Python reads each
+    as a number that it writes back otherwise (``100.0``, ``1.0``, ``0``); a client that
+    matches answers to requests by their text would never see its answer. So an id that
+    is not a plain integer keeps its source text, and ``dumps`` writes an envelope's
+    ``id`` with it. Its value is the float the text means (``1e999``: not finite, so
+    such an id is still invalid)."""
+
+    __slots__ = ("text",)
+    text: str
+
+    def __new__(cls, text: str) -> SourceNumber:
+        number = super().__new__(cls, text)
+        number.text = text
+        return number
+
+
+def _source_int(text: str) -> int | SourceNumber:
+    return SourceNumber(text) if text == "-0" else int(text)
+
+
+_SOURCE_NUMBERS = json.JSONDecoder(parse_float=SourceNumber, parse_int=_source_int)
+"""Reads numbers keeping the source text of those it would write back otherwise."""
+
+
+def loads_message(body: bytes | str) -> Any:
+    """Parse one JSON-RPC message (an object or a batch), keeping the source text of each
+    ``id`` (and a ``$/cancelRequest``'s ``params.id``) that is a number other than a plain
+    integer (``SourceNumber``). Raises what ``json.loads`` raises."""
+    message = json.loads(body)
+    items = message if isinstance(message, list) else [message]
+    if any(_odd_ids(item) for item in items):
+        text = body.decode("utf-8", errors="surrogateescape") if isinstance(body, bytes) else body
+        exact = _SOURCE_NUMBERS.decode(text)
+        for item, source in zip(items, exact if isinstance(exact, list) else [exact], strict=True):
+            if _odd_ids(item):
+                if "id" in item:
+                    item["id"] = source["id"]
+                if _cancel_id(item) is not None:
+                    item["params"]["id"] = source["params"]["id"]
+    return message
+
+
+def _odd_ids(item: object) -> bool:
+    """Whether ``item`` has an id Python may write back otherwise than it was sent: any
+    float, or 0 (``-0``)."""
+    if not isinstance(item, dict):
+        return False
+    return any(
+        (type(value) is float or (type(value) is int and value == 0))
+        for value in (item.get("id"), _cancel_id(item))
+    )
+
+
+def _cancel_id(item: dict[str, Any]) -> Any:
+    params = item.get("params")
+    if item.get("method") == "$/cancelRequest" and isinstance(params, dict):
+        return params.get("id")
+    return None
+
+
 def dumps(message: Any) -> bytes:
     """Serialize compactly (one line, so it is valid NDJSON too).
 
@@ -21,11 +82,24 @@ def dumps(message: Any) -> bytes:
     hook) is written as ``null``: ``NaN``/``Infinity`` are not JSON, and a strict peer
     (``JSON.parse``) would fail on the whole message.
     """
+    if type(message) is dict and type(message.get("id")) is SourceNumber:
+        return _with_source_id(message)
+    if type(message) is list and any(
+        type(item) is dict and type(item.get("id")) is SourceNumber for item in message
+    ):
+        return b"[" + b",".join(dumps(item) for item in message) + b"]"
     try:
         text = _COMPACT.encode(message)
     except ValueError:
         text = _COMPACT.encode(_finite(message))
     return text.encode("ascii")
+
+
+def _with_source_id(message: dict[str, Any]) -> bytes:
+    """``message`` with its ``id`` written as the client wrote it (first member)."""
+    rest = dumps({key: value for key, value in message.items() if key != "id"})
+    source: bytes = message["id"].text.encode("ascii")
+    return b'{"id":' + source + (b"," + rest[1:] if rest != b"{}" else b"}")
 
 
 _COMPACT = json.JSONEncoder(separators=(",", ":"), allow_nan=False)
@@ -127,7 +201,7 @@ def id_from_head(head: bytes) -> tuple[bool, RequestId | float | None]:
     in ``head`` (clients put ``jsonrpc``, ``id`` and ``method`` first in practice).
     """
     text = head[:HEAD_SCAN_BYTES].decode("utf-8", errors="replace")
-    decoder = json.JSONDecoder()
+    decoder = _SOURCE_NUMBERS
     pos = _skip_space(text, 0)
     if text[pos : pos + 1] != "{":
         return False, None

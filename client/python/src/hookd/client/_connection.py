@@ -59,13 +59,26 @@ def _request_frame(method: str, params: dict[str, Any] | None, request_id: Reque
 class Connection:
     """One socket; ``send`` messages and ``receive`` them one at a time."""
 
+    def _connect(self, deadline: float) -> None:
+        """Connect; while the daemon's backlog is full (a burst of clients: a Unix
+        socket with a timeout says EAGAIN where a blocking one would wait), try again
+        until ``deadline``, as a blocking connect would have waited."""
+        while True:
+            try:
+                self._sock.connect(self.socket_path)
+                return
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    raise TimeoutError from None
+                time.sleep(0.005)
+
     def __init__(self, socket_path: str | None = None, *, timeout_s: float = 30.0) -> None:
         self.socket_path = socket_path or default_socket_path()
         self.timeout_s = timeout_s
         self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self._sock.settimeout(min(timeout_s, 5.0))
         try:
-            self._sock.connect(self.socket_path)
+            self._connect(time.monotonic() + min(timeout_s, 5.0))
         except FileNotFoundError:
             self._sock.close()
             raise DaemonNotRunning(self.socket_path, "the socket does not exist") from None

@@ -164,10 +164,20 @@ def render_status(status: dict[str, Any]) -> str:
     if clients:
         lines.append(
             f"clients    {status['connections']} of {clients['maxConnections']} connections, "
-            f"{clients['refused']} refused, {clients['unsentBytes']} bytes unsent, "
+            f"{clients['refused']} refused, {clients.get('shed', 0)} idle shed, "
+            f"{clients['unsentBytes']} bytes unsent, "
             f"{clients['disconnectedNotReading']} cut off (not reading), "
             f"{clients['closedIncomplete']} closed (half-sent); "
             f"{status.get('rootsForgotten', 0)} roots forgotten"
+        )
+    processes = status.get("processes")
+    if processes and "custody" in processes:
+        held = processes["cgroup"] or processes["cgroupUnavailable"]
+        lines.append(
+            f"processes  {processes['running']} running, {processes['detached']} detached, "
+            f"{processes['waiting']} waiting (max {processes['max']}); "
+            f"{processes['escapeesKilled']} escapees killed, {processes['escapeesHeld']} held; "
+            f"custody {processes['custody']}" + (f" ({held})" if held else "")
         )
     for error in status["sourceErrors"]:
         lines.append(f"ERROR      [{error['dialect']}] {error['error']}")

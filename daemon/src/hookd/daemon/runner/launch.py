@@ -24,7 +24,11 @@ forked by it, anything else falls through to ``BASE``) and hands the result down
 ``Custody.launcher``; ``process.run_hook_process`` starts every hook through its
 custody's launcher, or through ``BASE`` without a custody (tests, an embedding program).
 
-To add a wrapper (a sandbox, a cgroup): write a ``Launcher`` that holds the launcher it
+Hooks' cgroups are not a wrapper: custody moves each hook's leader into its cgroup
+right after any launcher's ``start`` (``custody.Custody.adopt``, ``cgroups.py``), since a
+running process can be moved into a cgroup (not into a namespace), warm forks included.
+
+To add a wrapper (a sandbox, limits): write a ``Launcher`` that holds the launcher it
 wraps, does its part around the wrapped ``start`` (and ``supervise``, if it must) and
 says ``bare = False``; then make ``BASE`` below that wrapper around ``USABLE[0]``. Every
 hook process then starts through it. A wrapper does not wrap warm forks: a zygote's

@@ -59,6 +59,7 @@ from hookd.protocol import (
     encode,
     error,
     invalid_request_reason,
+    loads_message,
     notification,
     success,
 )
@@ -85,8 +86,13 @@ WRITE_CHUNK = 64 * 1024
 
 
 def same_id(a: object, b: object) -> bool:
-    """JSON-RPC ids match only with the same type (``1`` is not ``true`` nor ``"1"``)."""
-    return type(a) is type(b) and a == b
+    """JSON-RPC ids match only with the same type (``1`` is not ``true`` nor ``"1"``);
+    numbers written with a fraction or an exponent are floats (``1e2`` is ``100.0``)."""
+    return _kind(a) is _kind(b) and a == b
+
+
+def _kind(value: object) -> type:
+    return float if isinstance(value, float) else type(value)
 
 
 class _Request:
@@ -139,6 +145,10 @@ class Connection:
         self._message_started = math.inf
         """When the message now arriving began (inf between messages)."""
         self._reader = SocketReader(stream.socket.fileno())
+        self._last_busy = trio.current_time()
+        """When it last had something under way (its start, to begin with)."""
+        self._lifetime = trio.CancelScope()
+        self._shed = False
 
     @property
     def limits(self) -> ClientLimits:
@@ -147,17 +157,14 @@ class Connection:
     # lifecycle ---------------------------------------------------------------------
     async def serve(self) -> None:
         """Run the connection; never lets an error of its own reach the daemon."""
+        if self._shed:  # shed before it started: made room for a newer one
+            with trio.CancelScope(shield=True):
+                await self.stream.aclose()
+            return
         self.services.connections.add(self)
         try:
-            async with trio.open_nursery() as nursery:
-                self._nursery = nursery
-                nursery.start_soon(self._writer)
-                await self._read_loop(nursery)
-                self._stop_asking("the client closed the connection before answering")
-                await self._after_eof()
-                self._outbox_send.close()  # the writer sends what is queued, then ends
-                await self._writer_done.wait()
-                nursery.cancel_scope.cancel()
+            with self._lifetime:
+                await self._serve()
         except Exception:  # a bug in this connection must not stop the daemon
             log.exception("connection_failed", peer_uid=self.caller.uid)
         finally:
@@ -167,6 +174,45 @@ class Connection:
                 self._cut_off = True
             with trio.CancelScope(shield=True):
                 await self.stream.aclose()
+
+    async def _serve(self) -> None:
+        async with trio.open_nursery() as nursery:
+            self._nursery = nursery
+            nursery.start_soon(self._writer)
+            await self._read_loop(nursery)
+            self._stop_asking("the client closed the connection before answering")
+            await self._after_eof()
+            self._outbox_send.close()  # the writer sends what is queued, then ends
+            await self._writer_done.wait()
+            nursery.cancel_scope.cancel()
+
+    @property
+    def idle_since(self) -> float | None:
+        if (
+            self._in_flight
+            or self._asked
+            or self._unsent_frames
+            or self.decoder.mid_message
+            or self._closing
+            or self._cut_off
+            or self._shed
+            or self._readable()
+        ):
+            return None
+        return self._last_busy
+
+    def _readable(self) -> bool:
+        """Whether the client has sent something not read yet (a request on its way)."""
+        poller = select.poll()
+        poller.register(self.stream.socket.fileno(), select.POLLIN)
+        return bool(poller.poll(0))
+
+    def shed(self) -> None:
+        """Close it at once to make room (``max_connections``): it is idle, so no request
+        of its is lost; its client sees the end of the stream, as at a daemon restart."""
+        self._shed = True
+        self.services.connections.discard(self)
+        self._lifetime.cancel()
 
     async def _read_loop(self, nursery: trio.Nursery) -> None:
         timeout = self.limits.message_timeout_s or math.inf
@@ -394,8 +440,9 @@ class Connection:
 
     # dispatch ----------------------------------------------------------------------
     async def _handle(self, body: bytes, nursery: trio.Nursery) -> None:
+        self._last_busy = trio.current_time()
         try:
-            message = json.loads(body)
+            message = loads_message(body)
         except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
             self.send(error(None, PARSE_ERROR, "Parse error", str(exc)))
             return
@@ -506,6 +553,7 @@ class Connection:
 
     def _done(self, count: int) -> None:
         self._in_flight -= count
+        self._last_busy = trio.current_time()
         self._signal_change()
 
     async def _answer(

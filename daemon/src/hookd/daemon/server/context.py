@@ -50,6 +50,15 @@ class Client(Protocol):
     async def wait_idle(self, stall_s: float = 0.5) -> None:
         """Return once its answers are written (or it stopped reading)."""
 
+    @property
+    def idle_since(self) -> float | None:
+        """Since when (``trio.current_time()``) it has had nothing under way: no request
+        in flight or arriving, nothing unsent, no question to it open; None while it has."""
+        ...
+
+    def shed(self) -> None:
+        """Close it to make room for a new connection (only while it is idle)."""
+
 
 class Services(FireServices, Protocol):
     """The daemon as its connections and methods use it."""

@@ -26,7 +26,11 @@ class ClientLimits:
     unsent_bytes: int = 0
     """Reply bytes queued over every connection (kept by the connections)."""
     refused: int = 0
-    """Connections refused at ``max_connections``."""
+    """Connections refused at ``max_connections`` (every open one was busy)."""
+    shed: int = 0
+    """Idle connections closed at ``max_connections`` to make room for a new one."""
+    refusing: int = 0
+    """Refused connections still being answered."""
     not_reading: int = 0
     """Connections cut off because their unsent replies passed a cap."""
     incomplete: int = 0
@@ -43,8 +47,8 @@ class ClientLimits:
         )
 
     def refusal_worth_logging(self) -> bool:
-        """At most one log line per 10 s for refused connections (a flood must not turn
-        into a flood of log lines)."""
+        """At most one log line per 10 s for refused or shed connections (a flood must not
+        turn into a flood of log lines)."""
         now = time.monotonic()
         if now - self._last_refusal_log < 10.0:
             return False
@@ -56,6 +60,7 @@ class ClientLimits:
         return {
             "maxConnections": self.max_connections,
             "refused": self.refused,
+            "shed": self.shed,
             "unsentBytes": self.unsent_bytes,
             "maxUnsentBytes": self.max_unsent_total,
             "disconnectedNotReading": self.not_reading,

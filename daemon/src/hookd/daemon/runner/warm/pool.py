@@ -64,7 +64,7 @@ class WarmPool:
         self._zygotes: dict[tuple[object, ...], Zygote] = {}
         self._pure: dict[tuple[object, ...], bool] = {}
         """Interpreter signature -> whether its start-up runs only CPython's own code."""
-        self._shells = ShellEnvironments()
+        self._shells = ShellEnvironments(custody.helping)
         self.uv = UvEnvironments(custody, self._prestart)
         self._nursery: trio.Nursery | None = None
         self._started = 0

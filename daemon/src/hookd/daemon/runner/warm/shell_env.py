@@ -13,7 +13,8 @@ import os
 import shutil
 import subprocess
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager, nullcontext
 
 import trio
 
@@ -33,18 +34,21 @@ class ShellEnvironments:
         makes the shell exit with 128 + the signal's number."""
         if shell not in self._forks:
             try:
-                done = await trio.run_process(
-                    [shell, "-c", "/bin/cat /proc/self/stat"],
-                    capture_stdout=True, stderr=subprocess.DEVNULL, start_new_session=True,
-                    check=False,
-                )  # fmt: skip
+                with self._helping():
+                    done = await trio.run_process(
+                        [shell, "-c", "/bin/cat /proc/self/stat"],
+                        capture_stdout=True, stderr=subprocess.DEVNULL,
+                        start_new_session=True, check=False,
+                    )  # fmt: skip
                 fields = done.stdout.rsplit(b")", 1)[-1].split()  # state ppid pgrp session
                 self._forks[shell] = done.stdout.split()[0] != fields[3]
             except (OSError, IndexError):
                 self._forks[shell] = True
         return self._forks[shell]
 
-    def __init__(self) -> None:
+    def __init__(self, helping: Callable[[], AbstractContextManager[None]] = nullcontext) -> None:
+        self._helping = helping
+        """Held around each probe: the custody's, so a probe is no escapee to it."""
         self._forks: dict[str, bool] = {}
         self._known: OrderedDict[tuple[object, ...], tuple[tuple[str, str], ...] | None] = (
             OrderedDict()
@@ -60,7 +64,8 @@ class ShellEnvironments:
             self._known.move_to_end(key)
             probed = self._known[key]
         else:
-            probed = await _probe(shell, env, cwd)
+            with self._helping():
+                probed = await _probe(shell, env, cwd)
             self._known[key] = probed
             if len(self._known) > _KEEP:
                 self._known.popitem(last=False)

@@ -189,7 +189,8 @@ class UvEnvironments:
                 taken_at = time.time_ns()
                 seen = inputs(command, uv_env)
                 self.probes += 1
-                outcome = await probe(command, uv_env, self._folder, self._base_nofile())
+                with self.custody.helping():  # uv and its Python: not escapees
+                    outcome = await probe(command, uv_env, self._folder, self._base_nofile())
             if isinstance(outcome, UvResolution) and not is_elf(outcome.python):
                 outcome = "uv's Python is not an interpreter binary (a shim or wrapper script)"
             self._known[key] = _Known(
