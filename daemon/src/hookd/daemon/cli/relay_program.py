@@ -40,9 +40,15 @@ folder (``client/python/native/build.py``'s ``RELAY_IN_DATA``; a test holds them
 CLIENT_DISTRIBUTION = "hookd-client"
 
 
+CHOICE_ENV = "HOOKD_RELAY"
+
+
 def relay_path() -> str:
     """The absolute path of this installation's ``hookd-relay``: the native one when it is
-    installed and runs (``native_relay``), else the Python one (``python_relay``)."""
+    installed and runs (``native_relay``), else the Python one (``python_relay``), or the
+    Python one whatever there is when ``HOOKD_RELAY=python``."""
+    if os.environ.get(CHOICE_ENV) == "python":
+        return python_relay()
     return native_relay() or python_relay()
 
 
