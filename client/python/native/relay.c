@@ -971,12 +971,9 @@ static int call(const char *path, const struct buf *request, struct answer *a) {
         if (!(p.revents & (POLLIN | POLLHUP | POLLERR))) continue;
         buf_grow(&pending, 1 << 16);
         ssize_t n = recv(fd, pending.p + pending.n, 1 << 16, 0);
+        if (n < 0 && errno == ECONNRESET) n = 0; /* closed with what was sent unread */
         if (n < 0) {
             if (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK) continue;
-            if (sending && (errno == ECONNRESET || errno == EPIPE)) {
-                sending = 0;
-                continue;
-            }
             outcome = fail("lost the connection to hookd at %s: %s", socket_path_text,
                            strerror(errno));
             break;

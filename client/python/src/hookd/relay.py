@@ -318,6 +318,8 @@ def call(path: str, params: dict[str, Any], wait: float) -> Answer:
                 chunk = conn.recv(1 << 16)
             except TimeoutError:
                 raise late from None
+            except ConnectionResetError:  # closed with what this relay sent unread
+                chunk = b""
             except OSError as exc:
                 raise RelayError(f"lost the connection to hookd at {path}: "
                                  f"{exc.strerror}") from None  # fmt: skip
