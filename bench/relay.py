@@ -1,23 +1,28 @@
-"""What the relay costs per event, side by side in one run (issue 12).
+"""What the relay costs per event, side by side in one run (issues 12 and 30).
 
     python bench/relay.py [--samples N] [--agents claude,cline,cline-sdk,augment]
 
-For each agent, for one trivial hook and for ten, interleaved sample by sample:
+For each agent, for one trivial hook and for ten (and for Claude Code, one Python guard
+hook), interleaved sample by sample:
 * ``agent``: what the agent pays running its hooks itself, the way it runs them (Claude
   Code: one ``sh -c`` per hook, all at once; Cline's original runner: the hook file
   itself; the Cline SDK: ``sh <file>``, one after the other on a tool event; auggie: the
   command itself without a shell, all at once);
-* ``relay``: what it pays with the hooks adopted: one relay per event, as ``hookd relay
-  install`` writes it (``hookd-relay claude``; Cline's relay file, which the agent runs
-  as it ran the hook and which execs ``hookd-relay``; ``hookd-relay augment MATCHER``),
-  which fires through a warm daemon that runs the hooks;
-* ``python start``: starting this Python and doing nothing, the floor of any Python relay.
+* ``python`` and ``native``: what it pays with the hooks adopted, through the Python
+  relay and through the native one: one relay per event, as ``hookd relay install``
+  writes it (``hookd-relay claude``; Cline's relay file, which the agent runs as it ran
+  the hook and which execs ``hookd-relay``; ``hookd-relay augment MATCHER``), firing
+  through a warm daemon that runs the hooks;
+* ``fire``: the daemon's own time for the same ``relay`` request, sent over a connection
+  already open (no process): what any relay must wait for. ``native-fire`` is then the
+  native relay's own cost (its start, its reading and writing, the connect).
 * ``http`` (a second table): Claude Code's http entry, one POST per event from a running
   client, beside the agent alone and the command relay; for trivial hooks and for a
   Python guard hook (warm under hookd, a fresh interpreter under the agent).
-Ratios relay/agent are the figure, and relay minus Python's start the relay's own cost;
-milliseconds move with the machine. Cline's original runner reads one hook per event and
-folder, so its ten hooks are ten folders, each with its own relay: one is measured.
+Ratios to the agent are the figures (issue 30's targets: a trivial hook at most 1.5x, a
+Python guard at most 0.4x, the relay's own cost at most 2 ms); milliseconds move with the
+machine. Cline's original runner reads one hook per event and folder, so its ten hooks
+are ten folders, each with its own relay: one is measured.
 """
 
 from __future__ import annotations
@@ -25,21 +30,31 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import partial
 from pathlib import Path
+
+from hookd.daemon.cli.relay_program import native_relay, python_relay
+from hookd.relay import agent_environment
 
 EVENT = json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Bash",
                     "tool_input": {"command": "ls"}, "cwd": "/"}).encode()  # fmt: skip
 TRUE = "#!/bin/sh\ntrue\n"
-RELAY = str(Path(sys.executable).parent / "hookd-relay")
+PYTHON_RELAY = python_relay()
 """The console script, as an agent runs it (``python -m`` would add runpy's import cost)."""
-HEADER = "agent      hooks  agent p50   relay p50   python start p50   relay/agent  relay-python"
+NATIVE_RELAY = native_relay()
+RELAY = NATIVE_RELAY or PYTHON_RELAY
+"""What ``hookd relay install`` writes: the native relay where it is installed."""
+HEADER = (
+    "agent      hooks      agent   python   native     fire  python/agent  native/agent"
+    "  native-fire"
+)
 Sample = Callable[[], float]
 
 
@@ -47,11 +62,6 @@ def _timed(run: Callable[[], object]) -> float:
     started = time.perf_counter()
     run()
     return (time.perf_counter() - started) * 1000
-
-
-def _python() -> float:
-    """The floor: starting this Python and doing nothing."""
-    return _timed(lambda: subprocess.run([sys.executable, "-c", "pass"], check=True))
 
 
 def _at_once(argvs: list[list[str]], event: bytes) -> float:
@@ -79,16 +89,58 @@ def _relay(argv: list[str], event: bytes, env: dict[str, str]) -> float:
     return _timed(run)
 
 
-def _row(agent: str, hooks: int, agent_run: Sample, relay_run: Sample, samples: int) -> None:
-    relay_run()  # warm the daemon's registry
-    agent_ms, relay_ms, python_ms = [], [], []
+class Direct:
+    """The daemon's own time for a relay request: sent over one connection kept open."""
+
+    def __init__(self, sock: str) -> None:
+        self.conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.conn.connect(sock)
+        self.reader = self.conn.makefile("rb")
+        self.ids = 0
+
+    def fire(self, argv: list[str], event: bytes, env: dict[str, str]) -> float:
+        self.ids += 1
+        params = {"agent": argv[0], "args": argv[1:], "stdin": event.decode(), "cwd": os.getcwd(),
+                  "env": agent_environment(env), "onError": "continue"}  # fmt: skip
+        request = json.dumps({"jsonrpc": "2.0", "id": self.ids, "method": "relay",
+                              "params": params}).encode() + b"\n"  # fmt: skip
+
+        def run() -> None:
+            self.conn.sendall(request)
+            while True:
+                reply = json.loads(self.reader.readline())
+                if reply.get("id") == self.ids:
+                    break
+            if "result" not in reply:
+                raise SystemExit(f"the daemon refused the relay: {reply}")
+
+        return _timed(run)
+
+
+def _row(label: str, hooks: object, agent_run: Sample, relays: Mapping[str, Sample],
+         fire: Sample, samples: int) -> None:  # fmt: skip
+    for run in relays.values():
+        run()  # warm the daemon's registry (and a Python hook's interpreter)
+    agent_ms: list[float] = []
+    fire_ms: list[float] = []
+    relay_ms: dict[str, list[float]] = {name: [] for name in relays}
     for _ in range(samples):
         agent_ms.append(agent_run())
-        relay_ms.append(relay_run())
-        python_ms.append(_python())
-    a, r, p = (statistics.median(x) for x in (agent_ms, relay_ms, python_ms))
-    print(f"{agent:<9} {hooks:>6}  {a:8.2f} ms  {r:8.2f} ms  {p:14.2f} ms  {r / a:10.2f}x  "
-          f"{r - p:8.2f} ms", flush=True)  # fmt: skip
+        for name, run in relays.items():
+            relay_ms[name].append(run())
+        fire_ms.append(fire())
+    a, f = statistics.median(agent_ms), statistics.median(fire_ms)
+    r = {name: statistics.median(ms) for name, ms in relay_ms.items()}
+    py, native = r["python"], r.get("native", float("nan"))
+    print(f"{label:<9} {hooks!s:>6} {a:8.2f} {py:8.2f} {native:8.2f} {f:8.2f}  "
+          f"{py / a:11.2f}x {native / a:12.2f}x  {native - f:8.2f} ms", flush=True)  # fmt: skip
+
+
+def _relays(argv: list[str], event: bytes, env: dict[str, str]) -> dict[str, Sample]:
+    """``hookd-relay ARGV`` run as the agent runs its entry, by each relay there is."""
+    programs = {"python": PYTHON_RELAY, "native": NATIVE_RELAY}
+    return {name: partial(_relay, [program, *argv], event, env)
+            for name, program in programs.items() if program}  # fmt: skip
 
 
 def _write(path: Path, text: str, mode: int = 0o644) -> Path:
@@ -98,27 +150,42 @@ def _write(path: Path, text: str, mode: int = 0o644) -> Path:
     return path
 
 
-def claude_figures(home: Path, ws: Path, env: dict[str, str], samples: int) -> None:
+def claude_figures(home: Path, ws: Path, env: dict[str, str], direct: Direct,
+                   samples: int) -> None:  # fmt: skip
     """Claude Code: ``sh -c`` per hook at once, or ``hookd-relay claude``."""
     adopted = home / ".config" / "hookd" / "claude" / "settings.json"
-    for hooks in (1, 10):
-        handlers = [{"type": "command", "command": f"true {i}"} for i in range(hooks)]
+    guard = _write(ws.parent / "guard.py", GUARD)
+    workloads = [(1, [f"true {i}" for i in range(1)]), (10, [f"true {i}" for i in range(10)]),
+                 ("guard", [f"{_python3()} {guard}"])]  # fmt: skip
+    for hooks, commands in workloads:
+        handlers = [{"type": "command", "command": command} for command in commands]
         _write(adopted, json.dumps({"hooks": {"PreToolUse": [{"hooks": handlers}]}}))
-        argvs = [["/bin/sh", "-c", f"true {i}"] for i in range(hooks)]
-        _row("claude", hooks, partial(_at_once, argvs, EVENT),
-             partial(_relay, [RELAY, "claude"], EVENT, env), samples)  # fmt: skip
+        argvs = [["/bin/sh", "-c", command] for command in commands]
+        _row("claude", hooks, partial(_at_once, argvs, EVENT), _relays(["claude"], EVENT, env),
+             partial(direct.fire, ["claude"], EVENT, env), samples)  # fmt: skip
 
 
-def cline_figures(home: Path, ws: Path, env: dict[str, str], samples: int) -> None:
+def cline_figures(home: Path, ws: Path, env: dict[str, str], direct: Direct,
+                  samples: int) -> None:  # fmt: skip
     """Cline's original runner: the hook file, or the relay file in its place."""
     event = json.dumps({"clineVersion": "3.82.0", "hookName": "PreToolUse", "timestamp": "1",
                         "workspaceRoots": [str(ws)]}).encode()  # fmt: skip
     hook = _write(ws / "agent" / "PreToolUse", TRUE, 0o755)
     _write(ws / ".hookd" / "cline" / ".clinerules" / "hooks" / "PreToolUse", TRUE, 0o755)
-    relay = _write(ws / ".clinerules" / "hooks" / "PreToolUse",
-                   '#!/bin/sh\nexec hookd-relay cline "$0"\n', 0o755)  # fmt: skip
-    _row("cline", 1, partial(_at_once, [[str(hook)]], event),
-         partial(_relay, [str(relay)], event, env), samples)  # fmt: skip
+    relays: dict[str, Sample] = {}
+    for name, program in (("python", PYTHON_RELAY), ("native", NATIVE_RELAY)):
+        if program:  # the relay file of each, in the same folder in turn
+            relay = _write(ws / ".clinerules" / "hooks" / "PreToolUse",
+                           f'#!/bin/sh\nexec {program} cline "$0"\n', 0o755)  # fmt: skip
+            relays[name] = partial(_relay_file, relay, program, event, env)
+    entry = str(ws / ".clinerules" / "hooks" / "PreToolUse")
+    _row("cline", 1, partial(_at_once, [[str(hook)]], event), relays,
+         partial(direct.fire, ["cline", entry], event, env), samples)  # fmt: skip
+
+
+def _relay_file(path: Path, program: str, event: bytes, env: dict[str, str]) -> float:
+    path.write_text(f'#!/bin/sh\nexec {program} cline "$0"\n')
+    return _relay([str(path)], event, env)
 
 
 SDK_NAMES = ("PreToolUse", *(f"PreToolUse{ext}" for ext in (
@@ -126,23 +193,35 @@ SDK_NAMES = ("PreToolUse", *(f"PreToolUse{ext}" for ext in (
 """Ten hook files of one event in one folder (a ``#!/bin/sh`` line beats the extension)."""
 
 
-def cline_sdk_figures(home: Path, ws: Path, env: dict[str, str], samples: int) -> None:
+def cline_sdk_figures(home: Path, ws: Path, env: dict[str, str], direct: Direct,
+                      samples: int) -> None:  # fmt: skip
     """The Cline SDK: ``sh <file>`` one by one on a tool event, or the relay file."""
     event = json.dumps({"hookName": "tool_call", "workspaceRoots": [str(ws)],
                         "tool_call": {"name": "run_commands", "input": {}}}).encode()  # fmt: skip
     adopted = ws / ".hookd" / "cline" / ".cline" / "hooks"
-    relay = _write(ws / ".cline" / "hooks" / "PreToolUse.sh",
-                   '#!/bin/sh\nexec hookd-relay cline-sdk "$0"\n', 0o755)  # fmt: skip
+    files = {name: _write(ws / ".cline" / "hooks" / f"{name}-PreToolUse.sh",
+                          f'#!/bin/sh\nexec {program} cline-sdk "$0"\n', 0o755)
+             for name, program in (("python", PYTHON_RELAY), ("native", NATIVE_RELAY))
+             if program}  # fmt: skip
+    relay = _write(ws / ".cline" / "hooks" / "PreToolUse.sh", "", 0o755)
     for hooks in (1, 10):
         for name in SDK_NAMES:
             (adopted / name).unlink(missing_ok=True)
-        files = [_write(adopted / name, TRUE) for name in SDK_NAMES[:hooks]]
-        argvs = [["sh", str(file)] for file in files]
-        _row("cline-sdk", hooks, partial(_one_by_one, argvs, event),
-             partial(_relay, ["sh", str(relay)], event, env), samples)  # fmt: skip
+        hook_files = [_write(adopted / name, TRUE) for name in SDK_NAMES[:hooks]]
+        argvs = [["sh", str(file)] for file in hook_files]
+        relays: dict[str, Sample] = {name: partial(_sdk_relay, relay, file.read_text(), event, env)
+                  for name, file in files.items()}  # fmt: skip
+        _row("cline-sdk", hooks, partial(_one_by_one, argvs, event), relays,
+             partial(direct.fire, ["cline-sdk", str(relay)], event, env), samples)  # fmt: skip
 
 
-def augment_figures(home: Path, ws: Path, env: dict[str, str], samples: int) -> None:
+def _sdk_relay(path: Path, text: str, event: bytes, env: dict[str, str]) -> float:
+    path.write_text(text)  # the relay file of this relay, where the agent runs it
+    return _relay(["sh", str(path)], event, env)
+
+
+def augment_figures(home: Path, ws: Path, env: dict[str, str], direct: Direct,
+                    samples: int) -> None:  # fmt: skip
     """auggie: each command at once without a shell, or ``hookd-relay augment .*``."""
     fields = {"hook_event_name": "PreToolUse", "tool_name": "launch-process",
               "workspace_roots": [str(ws)], "tool_input": {}}  # fmt: skip
@@ -154,7 +233,8 @@ def augment_figures(home: Path, ws: Path, env: dict[str, str], samples: int) -> 
                                                                "hooks": handlers}]}}))  # fmt: skip
         argvs = [["true", str(i)] for i in range(hooks)]
         _row("augment", hooks, partial(_at_once, argvs, event),
-             partial(_relay, [RELAY, "augment", ".*"], event, env), samples)  # fmt: skip
+             _relays(["augment", ".*"], event, env),
+             partial(direct.fire, ["augment", ".*"], event, env), samples)  # fmt: skip
 
 
 FIGURES = {"claude": claude_figures, "cline": cline_figures, "cline-sdk": cline_sdk_figures,
@@ -165,37 +245,40 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--samples", type=int, default=60)
     parser.add_argument("--agents", default=",".join(FIGURES), help="comma-separated")
+    parser.add_argument("--no-http", action="store_true", help="leave out the http table")
     args = parser.parse_args()
+    if NATIVE_RELAY is None:
+        print("bench: no native relay installed: its columns are empty", file=sys.stderr)
     with tempfile.TemporaryDirectory(prefix="hkrelay") as tmp:
         home, ws, sock = Path(tmp) / "home", Path(tmp) / "ws", str(Path(tmp) / "hookd.sock")
         env = {**os.environ, "HOME": str(home), "HOOKD_SOCKET": sock, "HOOKD_NO_SPAWN": "1",
-               "PATH": f"{Path(RELAY).parent}:{os.environ['PATH']}"}  # fmt: skip
+               "PATH": f"{Path(PYTHON_RELAY).parent}:{os.environ['PATH']}"}  # fmt: skip
         serve = ["--socket", sock, "serve", "--home", str(home), "--log-level", "error",
                  "--trust-all"]  # fmt: skip
-        daemon = subprocess.Popen([sys.executable, "-m", "hookd", *serve], env=env)
+        daemon = _start_ready(serve, env, Path(tmp))
         try:
-            for _ in range(200):
-                if os.path.exists(sock):
-                    break
-                time.sleep(0.05)
+            direct = Direct(sock)
+            print(f"p50 in ms; python: {PYTHON_RELAY}; native: {NATIVE_RELAY}")
             print(HEADER)
             for agent in args.agents.split(","):
-                FIGURES[agent](home, ws, env, args.samples)
+                FIGURES[agent](home, ws, env, direct, args.samples)
         finally:
             subprocess.run([sys.executable, "-m", "hookd", "--socket", sock, "shutdown"],
                            env=env, capture_output=True, check=False)  # fmt: skip
             daemon.wait(30)
-    if "claude" in args.agents.split(","):
+    if "claude" in args.agents.split(",") and not args.no_http:
         http_entry(args.samples)
     return 0
+
+
+def _python3() -> str:
+    return "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else "python3"
 
 
 def http_entry(samples: int) -> None:
     """Claude Code's http entry beside the command relay and the agent alone, interleaved
     in one run: ``http`` is one POST to the daemon's http entry from a client already
     running (as the agent is: no process per event), read to the end of the answer."""
-    import socket
-
     with tempfile.TemporaryDirectory(prefix="hkhttp") as tmp:
         home, sock = Path(tmp) / "home", str(Path(tmp) / "hookd.sock")
         with socket.socket() as probe:  # a free port for the entry
@@ -247,15 +330,13 @@ def _http_workloads(folder: Path) -> list[tuple[str, list[str]]]:
     """What one tool event runs: trivial hooks, and a Python guard as people write them
     (hookd starts it from a warm interpreter; the agent starts a fresh one)."""
     guard = _write(folder / "guard.py", GUARD)
-    python = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else "python3"
+    python = _python3()
     return [("1 trivial", ["true 0"]), ("10 trivial", [f"true {i}" for i in range(10)]),
             ("1 python guard", [f"{python} {guard}"])]  # fmt: skip
 
 
 def _start_ready(argv: list[str], env: dict[str, str], folder: Path) -> subprocess.Popen[bytes]:
     """``hookd ARGV``, once it said READY=1 (systemd's notify protocol, which hookd speaks)."""
-    import socket
-
     ready_path = str(folder / "ready")
     with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as ready:
         ready.bind(ready_path)
@@ -268,8 +349,6 @@ def _start_ready(argv: list[str], env: dict[str, str], folder: Path) -> subproce
 
 
 def _post(port: int, request: bytes) -> float:
-    import socket
-
     started = time.perf_counter()
     with socket.create_connection(("127.0.0.1", port)) as conn:
         conn.sendall(request)
