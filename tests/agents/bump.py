@@ -1,6 +1,6 @@
 """Move a pinned agent to another version and say which cases changed.
 
-    python tests/agents/bump.py claude-code 2.1.340      # or cline-sdk, cline, auggie
+    python tests/agents/bump.py claude-code 2.1.340      # or cline-sdk, cline, auggie, codex
     python tests/agents/bump.py claude-code 2.1.340 --dry-run   # run both, pin nothing
 
 It runs the agent's suite at the pinned version, pins the new one in versions.json (the
@@ -23,7 +23,8 @@ from pathlib import Path
 
 HERE = Path(__file__).parent
 VERSIONS = HERE / "versions.json"
-SUITES = {"claude-code": "claude", "cline-sdk": "cline_sdk", "cline": "cline", "auggie": "augment"}
+SUITES = {"claude-code": "claude", "cline-sdk": "cline_sdk", "cline": "cline", "auggie": "augment",
+          "codex": "codex"}  # fmt: skip
 """Each pinned agent's suite folder under tests/agents/."""
 
 

@@ -54,6 +54,18 @@ def auggie_bin() -> str:
 
 
 @pytest.fixture(scope="session")
+def codex_bin() -> str:
+    """Codex CLI's native binary, from its platform package (what the npm launcher
+    ``bin/codex.js`` executes; run directly, the hooks see no launcher variables)."""
+    target = "aarch64-unknown-linux-musl" if os.uname().machine in ("aarch64", "arm64") else (
+        "x86_64-unknown-linux-musl")  # fmt: skip
+    platform = "linux-arm64" if target.startswith("aarch64") else "linux-x64"
+    return _installed(
+        "codex", f"node_modules/@openai/codex-{platform}/vendor/{target}/bin/codex", 1_000_000
+    )
+
+
+@pytest.fixture(scope="session")
 def netns() -> None:
     from agents.harness.netns import check_netns
 

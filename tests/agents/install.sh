@@ -6,6 +6,9 @@
 #   cline-sdk    cline@3.x                   (the SDK runner; Bun-built binary)
 #   cline        cline@2.x                   (the original runner, the extension core)
 #   auggie       @augmentcode/auggie
+#   codex        @openai/codex               (npm brings the platform package, an alias:
+#                @openai/codex-linux-x64 = @openai/codex@<version>-linux-x64, which holds
+#                the native musl binary vendor/<target>/bin/codex; no install scripts)
 set -euo pipefail
 cd "$(dirname "$0")"
 DIR="${HOOKD_AGENTS_DIR:-$HOME/.cache/hookd-agents}"
@@ -35,3 +38,17 @@ fi
 install cline-sdk cline --ignore-scripts
 install cline cline --ignore-scripts
 install auggie @augmentcode/auggie --ignore-scripts
+install codex @openai/codex --ignore-scripts
+# The main package is a small Node launcher; the agent is the native binary of the
+# platform package, an optional dependency npm skips without a word when it cannot have it.
+case "$(uname -m)" in
+  aarch64|arm64) platform=linux-arm64 target=aarch64-unknown-linux-musl ;;
+  *) platform=linux-x64 target=x86_64-unknown-linux-musl ;;
+esac
+CODEX="$DIR/codex-$(version codex)/node_modules/@openai/codex-$platform/vendor/$target/bin/codex"
+if [ ! -x "$CODEX" ] || [ "$(stat -c %s "$CODEX")" -lt 1000000 ]; then
+  echo "$CODEX is missing: npm did not install Codex's platform package" \
+    "(@openai/codex-$platform = @openai/codex@$(version codex)-$platform; optional dependencies off?)" >&2
+  rm -f "$DIR/codex-$(version codex)/.installed"
+  exit 1
+fi

@@ -50,7 +50,7 @@ def test_adopt_moves_the_command_hooks_and_pins_the_relay_entries(tmp_path: Path
     agent = read(agent_file)["hooks"]
     assert agent["PreToolUse"][0] == {"matcher": "Bash", "hooks": [LATER, MCP]}
     relay = agent["PreToolUse"][1]["hooks"][0]
-    assert relay == {"type": "command", "command": f"{RELAY} codex", "timeout": 15}
+    assert relay == {"type": "command", "command": f"{RELAY} codex {agent_file}", "timeout": 15}
     assert "stays with the agent: an async hook" in done.stdout
     assert "stays with the agent: a 'mcp_tool' handler" in done.stdout
     config_text = (home / ".codex" / "config.toml").read_text()
@@ -58,7 +58,7 @@ def test_adopt_moves_the_command_hooks_and_pins_the_relay_entries(tmp_path: Path
     state = tomllib.loads(config_text)["hooks"]["state"]
     key = f"{agent_file}:pre_tool_use:1:0"
     assert state[key]["trusted_hash"] == review.trusted_hash("PreToolUse", None,
-                                                             f"{RELAY} codex", 15)  # fmt: skip
+                                                             relay["command"], 15)  # fmt: skip
     assert f"{agent_file}:stop:0:0" in state
 
     again = hookd(home, "adopt", "--scope", "user")

@@ -7,59 +7,12 @@ import os
 import signal
 import socket
 import subprocess
-import sys
 import time
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 from hookd_testing import claude_settings, command, write_json
-
-HOOKD = [sys.executable, "-m", "hookd"]
-
-
-def cli(
-    path: str, *args: str, stdin: str = "", timeout: float = 60
-) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [*HOOKD, "--socket", path, *args], input=stdin, capture_output=True, text=True,
-        timeout=timeout,
-    )  # fmt: skip
-
-
-def connectable(path: str) -> bool:
-    probe = socket.socket(socket.AF_UNIX)
-    try:
-        probe.connect(path)
-    except OSError:
-        return False
-    finally:
-        probe.close()
-    return True
-
-
-@pytest.fixture
-def served(
-    short_dir: Path, isolated_home: Path, tmp_path: Path
-) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    """`hookd serve` as a real process, logging to a file; ready once it accepts."""
-    path = str(short_dir / "hookd.sock")
-    with open(tmp_path / "serve.log", "wb") as log:
-        process = subprocess.Popen(
-            [*HOOKD, "--socket", path, "serve", "--home", str(isolated_home),
-             "--system-root", str(tmp_path / "system"), "--log-format", "json", "--trust-all"],
-            stderr=log,
-        )  # fmt: skip
-    deadline = time.monotonic() + 60
-    while not connectable(path):
-        assert process.poll() is None, (tmp_path / "serve.log").read_text()
-        assert time.monotonic() < deadline, "hookd serve did not start listening within 60 s"
-        time.sleep(0.01)
-    yield path, process
-    if process.poll() is None:
-        process.send_signal(signal.SIGTERM)
-        process.wait(timeout=20)
+from hookd_testing.cli import HOOKD, cli, connectable
 
 
 def test_fire_blocked_by_claude_exit_2_prints_result_and_exits_2(served, workspace) -> None:

@@ -79,6 +79,6 @@ def test_the_quick_start_needs_hookd_allow(served: str, workspace: Path, config:
 
     shown = run("logs", "--config", str(config))
     assert shown.returncode == 0, shown.stderr
-    assert shown.stdout.count(" claude PreToolUse pid ") == 2
+    assert shown.stdout.count(" claude PreToolUse Bash 'rm -rf build' pid ") == 2
     assert "not run: untrusted" in shown.stdout
     assert "exit 2" in shown.stdout

@@ -79,8 +79,15 @@ async def test_a_fire_is_recorded_with_its_peer_hooks_and_decision(
 
     shown = logs(config)
     assert shown.returncode == 0, shown.stderr
-    assert f"claude PreToolUse pid {os.getpid()}" in shown.stdout
-    assert "deny (blocked), 2 hook(s)" in shown.stdout
+    assert f"#1 {record['ts']} claude PreToolUse Bash 'rm -rf /' pid {os.getpid()}" in shown.stdout
+    assert "session s1: deny (blocked), 2 hook(s)" in shown.stdout
+    assert "    reason: no rm" in shown.stdout
+    assert (record["session"], record["tool"], record["command"], record["relay"]) == (
+        "s1",
+        "Bash",
+        "rm -rf /",
+        False,
+    )
     assert (await rpc.call("status"))["audit"]["written"] == 1
 
 

@@ -310,8 +310,9 @@ async def test_only_clines_nine_events(event: str, rpc, places: Places) -> None:
     response = await rpc.recv_response(request_id)
 
     assert response["error"]["code"] == -32602
+    meant = " (did you mean PreToolUse?)" if event == "pretooluse" else ""
     assert response["error"]["data"] == Has(
-        f"{event!r} is not an event of cline; its events: ", *cline.EVENTS
+        f"{event!r} is not an event of cline{meant}; its events: ", *cline.EVENTS
     )
 
 

@@ -5,6 +5,7 @@ agent, run); ``tests/agents/codex`` holds the real agent to the same rules."""
 from __future__ import annotations
 
 import json
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -212,8 +213,7 @@ def specific(event: str = "PreToolUse", **fields: Any) -> str:
     (ran('{"suppressOutput": true}'), False, "PreToolUse hook returned unsupported suppressOutput"),
     (ran('{"foo": 1}'), False, "hook returned invalid pre-tool-use JSON output"),
     (ran("{broken"), False, "hook returned invalid pre-tool-use JSON output"),
-    (ran(specific("Stop", additionalContext="x")), False,
-     "hook returned invalid pre-tool-use JSON output"),
+    (ran(specific("Stop", additionalContext="x")), False, None),  # another event's name: taken
     (ran("plain text"), False, None),
     (ran('{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": '
          '"deny", "permissionDecisionReason": "no"}}', code=1), False, "hook exited with code 1"),
@@ -253,7 +253,7 @@ def test_an_allowed_rewrite_and_contexts() -> None:
     ("SessionStart", ran("plain context"), False, None, "plain context"),
     ("SessionStart", ran(code=2, stderr="x"), False, "hook exited with code 2", None),
     ("SessionStart", ran('{"decision": "block"}'), False,
-     "hook returned invalid session-start JSON output", None),
+     "hook returned invalid session start JSON output", None),
     ("Stop", ran("plain"), False, "hook returned invalid stop hook JSON output", None),
     ("Stop", ran(code=2), False,
      "Stop hook exited with code 2 but did not write a continuation prompt to stderr", None),
@@ -317,21 +317,51 @@ def test_pins_are_added_and_taken_out_leaving_the_rest(tmp_path: Path) -> None:
     original = 'model = "x"\n\n[hooks.state."/o:stop:0:0"]\nenabled = false\n'
     pins = {"/a/hooks.json:pre_tool_use:0:0": "sha256:ab"}
 
-    written, notes = review.with_pins(original, pins, "config.toml")
+    written, notes = review.with_pins(original, pins, "config.toml", "/a/hooks.json")
 
     assert notes == []
     assert written.startswith(original)
     assert review.MARKER in written
-    assert review.without_pins(written).rstrip("\n") == original.rstrip("\n")
-    again, _ = review.with_pins(written, pins, "config.toml")
+    assert review.without_pins(written, "/a/hooks.json").rstrip("\n") == original.rstrip("\n")
+    again, _ = review.with_pins(written, pins, "config.toml", "/a/hooks.json")
     assert again.count(review.MARKER) == 1
 
 
-def test_a_review_of_another_hook_at_the_key_is_left_and_said() -> None:
-    original = '[hooks.state."/a/hooks.json:pre_tool_use:0:0"]\ntrusted_hash = "sha256:old"\n'
+def test_pins_of_another_file_stay() -> None:
+    """Adopting a project after the user's scope keeps the user's relay pins."""
+    user = {"/h/.codex/hooks.json:pre_tool_use:0:0": "sha256:u"}
+    project = {"/p/.codex/hooks.json:pre_tool_use:0:0": "sha256:p"}
+    first, _ = review.with_pins("", user, "config.toml", "/h/.codex/hooks.json")
 
-    written, notes = review.with_pins(original, {"/a/hooks.json:pre_tool_use:0:0": "sha256:new"},
-                                      "config.toml")  # fmt: skip
+    both, _ = review.with_pins(first, project, "config.toml", "/p/.codex/hooks.json")
+
+    state = tomllib.loads(both)["hooks"]["state"]
+    assert set(state) == set(user) | set(project)
+    only_user = review.without_pins(both, "/p/.codex/hooks.json")
+    assert set(tomllib.loads(only_user)["hooks"]["state"]) == set(user)
+
+
+def test_a_review_of_the_moved_hook_gives_way_and_comes_back() -> None:
+    """Codex's review of the hook that stood where the relay entry now stands: hookd's pin
+    takes its place, and taking the pins out writes it back."""
+    key = "/a/hooks.json:pre_tool_use:0:0"
+    original = f'model = "x"\n\n[hooks.state."{key}"]\ntrusted_hash = "sha256:old"\n'
+
+    written, notes = review.with_pins(original, {key: "sha256:new"}, "config.toml",
+                                      "/a/hooks.json")  # fmt: skip
+
+    assert notes == []
+    assert tomllib.loads(written)["hooks"]["state"][key] == {"trusted_hash": "sha256:new"}
+    back = review.without_pins(written, "/a/hooks.json")
+    assert tomllib.loads(back)["hooks"]["state"][key] == {"trusted_hash": "sha256:old"}
+
+
+def test_other_settings_at_the_key_are_left_and_said() -> None:
+    key = "/a/hooks.json:pre_tool_use:0:0"
+    original = f'[hooks.state."{key}"]\ntrusted_hash = "sha256:old"\nenabled = false\n'
+
+    written, notes = review.with_pins(original, {key: "sha256:new"}, "config.toml",
+                                      "/a/hooks.json")  # fmt: skip
 
     assert written == original
-    assert "already holds Codex's review of another hook" in notes[0]
+    assert "holds Codex's settings of another hook" in notes[0]

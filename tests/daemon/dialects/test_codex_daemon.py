@@ -157,3 +157,57 @@ async def test_a_broken_file_runs_none_of_its_hooks(rpc, settings, workspace) ->
 
     assert result["hooks"] == []
     assert any("unknown variant `http`" in w for w in result["warnings"])
+
+
+async def test_an_enabled_plugins_hooks_run_last_with_its_folder(
+    rpc, settings, workspace, tmp_path
+) -> None:
+    """codex-research.md §1.1, and the agent (``tests/agents/codex`` ``plugin-hook``): a
+    plugin Codex installed runs when the user's config.toml enables it, after every other
+    source; ``${PLUGIN_ROOT}`` is replaced and set, with ``PLUGIN_DATA``."""
+    codex_home = Path(settings.home) / ".codex"
+    root = codex_home / "plugins" / "cache" / "market" / "guard" / "1.0.0"
+    out = tmp_path / "plugin.out"
+    hooks_file(root / "hooks", "PreToolUse",
+               f'echo "${{PLUGIN_ROOT}}|$PLUGIN_DATA|$CLAUDE_PLUGIN_ROOT" > {out}')  # fmt: skip
+    hooks_file(codex_home, "PreToolUse", "true")
+    (codex_home / "config.toml").write_text('[plugins."guard@market"]\nenabled = true\n')
+
+    result = await rpc.fire("codex", "PreToolUse", [str(workspace)], payload(workspace))
+
+    assert [h["layer"] for h in result["hooks"]] == ["user", "plugin"]
+    data = codex_home / "plugins" / "data" / "guard-market"
+    assert out.read_text().strip() == f"{root}|{data}|{root}"
+    (codex_home / "config.toml").write_text('[plugins."guard@market"]\nenabled = false\n')
+    again = await rpc.fire("codex", "PreToolUse", [str(workspace)], payload(workspace))
+    assert [h["layer"] for h in again["hooks"]] == ["user"]
+
+
+async def test_managed_hooks_first_and_managed_only(rpc, settings, workspace) -> None:
+    """codex-research.md §1.1, and the agent (``managed-hooks-first``, ``managed-only``)."""
+    system = Path(settings.system_root) / "etc" / "codex"
+    system.mkdir(parents=True)
+    table = '[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = "command"\ncommand = "echo {}"\n'
+    (system / "requirements.toml").write_text(table.format("managed"))
+    (system / "config.toml").write_text(table.format("system"))
+    hooks_file(Path(settings.home) / ".codex", "Stop", "echo user")
+
+    result = await rpc.fire("codex", "Stop", [str(workspace)], {"cwd": str(workspace)})
+    assert [h["command"] for h in result["hooks"]] == ["echo managed", "echo system", "echo user"]
+
+    (system / "requirements.toml").write_text("allow_managed_hooks_only = true\n"
+                                              + table.format("managed"))  # fmt: skip
+    only = await rpc.fire("codex", "Stop", [str(workspace)], {"cwd": str(workspace)})
+    assert [h["command"] for h in only["hooks"]] == ["echo managed", "echo system"]
+
+
+async def test_the_plugin_folder_is_no_source_error(rpc, settings, workspace) -> None:
+    """The user's Codex folder is read as a folder of plugins: ``status`` counts its hooks
+    and says nothing of it (reading the folder as a file would be an error)."""
+    hooks_file(Path(settings.home) / ".codex", "Stop", "true")
+    await rpc.fire("codex", "Stop", [str(workspace)], {"cwd": str(workspace)})
+
+    status = await rpc.call("status")
+
+    assert status["sourceErrors"] == []
+    assert status["hooks"]["byDialect"]["codex"] == 1

@@ -60,6 +60,14 @@ export interface HookRun {
   }>;
   /** The hook's own timeout (the dialect's default or its setting; Claude SessionEnd: the shared budget). A fire's `timeoutMs` may cut it shorter. */
   timeoutMs: number;
+  /** The end of the hook's stdout (at most 2,000 characters, the credential values of the caller's and the daemon's environment replaced by `[scrubbed: NAME]`): in a fire's result, not in its progress. */
+  stdoutTail?: string;
+  /** More of stdout came before `stdoutTail`. */
+  stdoutTailCut?: boolean;
+  /** The end of the hook's stderr, as `stdoutTail` (a crashed script's traceback ends here). */
+  stderrTail?: string;
+  /** More of stderr came before `stderrTail`. */
+  stderrTailCut?: boolean;
 }
 
 /** The slowest hook of a fire. */

@@ -89,13 +89,15 @@ class AuditLog:
         event: str,
         roots: Sequence[str],
         depth: int,
+        call: Mapping[str, Any] | None = None,
         result: Mapping[str, Any] | None = None,
         outcome: str = "answered",
         duration_ms: float | None = None,
         reason: str | None = None,
     ) -> None:
         """One fire: ``outcome`` is ``answered`` (with its ``result``), ``cancelled``,
-        ``failed`` or ``refused`` (nested too deep: ``reason`` says so)."""
+        ``failed`` or ``refused`` (nested too deep: ``reason`` says so); ``call``: what
+        ``hookd logs`` shows of the call (session, tool, a short command, relay)."""
         record: dict[str, Any] = {
             "type": "fire",
             "peer": {"pid": peer.pid, "uid": peer.uid, "insideHook": peer.inside_hook},
@@ -105,6 +107,7 @@ class AuditLog:
             "roots": list(roots),
             "depth": depth,
             "outcome": outcome,
+            **(call or {}),
         }
         if result is None:
             record["durationMs"] = duration_ms
@@ -120,6 +123,7 @@ class AuditLog:
                 hooks=[_hook(hook) for hook in result.get("hooks", ())],
                 asyncStarted=len(result.get("asyncStarted", ())),
                 warnings=[_cut(w) for w in result.get("warnings", ())],
+                systemMessage=_cut(result.get("systemMessage")),
             )
             record["continue"] = record.pop("continue_")
         self.append(record)
@@ -215,6 +219,30 @@ class AuditLog:
         }
 
 
+COMMAND_CHARS = 120
+"""How much of a tool call's command a fire's record keeps."""
+
+
+def call_of(payload: Mapping[str, Any], session: str | None, relay: bool) -> dict[str, Any]:
+    """What the audit log keeps of the event a fire is about: the session, the tool and
+    the start of its command (whatever the agent calls them), and whether it came through
+    the relay."""
+    tool, tool_input = None, None
+    for holder in (payload, *(v for v in payload.values() if isinstance(v, Mapping))):
+        found = holder.get("tool_name", holder.get("toolName"))
+        if isinstance(found, str):
+            tool = found
+            tool_input = holder.get("tool_input", holder.get("toolArgs", holder.get("parameters")))
+            break
+    command = tool_input.get("command") if isinstance(tool_input, Mapping) else None
+    call: dict[str, Any] = {"session": session, "relay": relay}
+    if tool is not None:
+        call["tool"] = tool
+    if isinstance(command, str):
+        call["command"] = command[:COMMAND_CHARS] + ("..." if len(command) > COMMAND_CHARS else "")
+    return call
+
+
 def _hook(hook: Mapping[str, Any]) -> dict[str, Any]:
     error = hook.get("error")
     return {
@@ -230,6 +258,8 @@ def _hook(hook: Mapping[str, Any]) -> dict[str, Any]:
         "decision": hook.get("decision"),
         "error": _cut(error),
         "neverRan": _cut(never_ran_why(error)),
+        "stdoutTail": hook.get("stdoutTail") or None,
+        "stderrTail": hook.get("stderrTail") or None,
     }
 
 

@@ -54,6 +54,10 @@ class HookRun(TypedDict):
     stdoutTruncated: bool
     stderrTruncated: bool
     spilled: list[JsonObject]
+    stdoutTail: NotRequired[str]
+    stdoutTailCut: NotRequired[bool]
+    stderrTail: NotRequired[str]
+    stderrTailCut: NotRequired[bool]
 
 
 class Slowest(TypedDict):

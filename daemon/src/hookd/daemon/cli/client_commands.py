@@ -39,9 +39,34 @@ def run_fire(args: argparse.Namespace) -> int:
     json.dump(result, sys.stdout, indent=2)
     sys.stdout.write("\n")
     action = result.get("action", "proceed")
+    if not args.quiet:
+        for line in trouble(result):
+            print(f"hookd: {line}", file=sys.stderr)
     if action != "proceed":
         print(f"hookd: {_ACTION_TEXT[action]}{_why(result)}", file=sys.stderr)
     return FIRE_EXIT_CODES[action]
+
+
+def trouble(result: dict[str, Any]) -> list[str]:
+    """What went wrong in a fire, a line each: every hook that failed, timed out or was
+    not run, and every warning (a file that did not parse, a hook left out)."""
+    lines = []
+    for hook in result.get("hooks") or ():
+        error = hook.get("error")
+        if not (error or hook.get("timedOut")):
+            continue
+        what = "timed out" if hook.get("timedOut") else "failed"
+        if error and error.startswith(("not run", "never ran", "could not start")):
+            what = "not run"
+        said = f"hook {hook.get('index')} ({hook.get('source')}: {hook.get('command')}) {what}"
+        if error:
+            said += f": {error}"
+        tail = (hook.get("stderrTail") or "").strip().splitlines()
+        if tail and tail[-1] not in said:
+            said += f" (its last line on stderr: {tail[-1]})"
+        lines.append(said)
+    lines += [f"warning: {warning}" for warning in result.get("warnings") or ()]
+    return lines
 
 
 FIRE_EXIT_CODES = {"proceed": 0, "block": 2, "ask": 4, "stop": 5, "proceed-then-stop": 6}

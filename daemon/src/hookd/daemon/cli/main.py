@@ -88,7 +88,8 @@ def build_parser() -> argparse.ArgumentParser:
         "this command's environment (--no-env: the daemon's). Prints the result JSON on "
         "stdout, live progress on stderr when it is a terminal. Exits by what the agent does "
         "next (the result's action): 0 proceed, 2 block, 4 ask, 5 stop, 6 proceed then stop; "
-        "1 on error. Any action but proceed is also said in one line on stderr.",
+        "1 on error. Any action but proceed is also said in one line on stderr, and so is "
+        "each hook that failed, timed out or did not run, and each warning (--quiet: not).",
     )
     fire.add_argument("event", help="the agent's own event name, e.g. PreToolUse")
     fire.add_argument("--agent", required=True, choices=AGENTS)
@@ -110,6 +111,11 @@ def build_parser() -> argparse.ArgumentParser:
     fire.add_argument(
         "--no-payload", action="store_true", help="do not read stdin; send an empty payload"
     )
+    fire.add_argument(
+        "--quiet", action="store_true",
+        help="say nothing on stderr of hooks that failed, timed out or did not run, nor of "
+        "the fire's warnings (the result JSON has them all)",
+    )  # fmt: skip
     fire.add_argument(
         "--no-env",
         action="store_true",
@@ -163,6 +169,16 @@ def build_parser() -> argparse.ArgumentParser:
         help="records to show (0: all)",
     )  # fmt: skip
     logs.add_argument("--json", action="store_true", help="print the records as JSON lines")
+    logs.add_argument("--show", type=_record_count, metavar="N",
+                      help="print fire #N (the number 'hookd logs' shows) in full, with "
+                      "each hook's output and every warning")  # fmt: skip
+    logs.add_argument("--blocked", action="store_true", help="only fires hookd blocked")
+    logs.add_argument("--agent", choices=AGENTS, help="only this agent's fires")
+    logs.add_argument("--event", metavar="EVENT", help="only this event's fires")
+    logs.add_argument("--session", metavar="ID", help="only this session's fires")
+    logs.add_argument("--since", metavar="WHEN",
+                      help="only records since then: an age (30s, 10m, 2h, 1d) or an ISO "
+                      "time (UTC unless it says)")  # fmt: skip
     logs.add_argument("--config", metavar="FILE", help="hookd config file (TOML)")
 
     for name, summary in (

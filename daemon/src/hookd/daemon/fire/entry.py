@@ -20,7 +20,7 @@ import trio
 
 from hookd.protocol import FIRE_TOO_DEEP, FireResult
 
-from ..audit import Peer
+from ..audit import Peer, call_of
 from ..model import FireRequest
 from .pipeline import NO_PORTS, Fire, FirePorts, FireServices
 
@@ -90,6 +90,7 @@ def start(
     record = partial(
         audit.fire, peer=caller.peer, request_id=caller.request_id,
         agent=request.dialect.value, event=request.event, roots=request.roots,
+        call=call_of(request.payload, request.session_id, request.relay),
     )  # fmt: skip
     if caller.peer.inside_hook:  # else the depth is 0, as parsed
         try:

@@ -3,6 +3,7 @@ what to send instead (the server answers it as -32602)."""
 
 from __future__ import annotations
 
+import difflib
 import os
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -76,10 +77,23 @@ def canonical(module: DialectModule, raw_event: object) -> str:
     event = module.canonical_event(raw_event) if isinstance(raw_event, str) else None
     if event is None:
         agent = module.DIALECT.value
+        guess = did_you_mean(raw_event, module.EVENTS) if isinstance(raw_event, str) else None
+        hint = f" (did you mean {guess}?)" if guess else ""
         raise InvalidFire(
-            f"{raw_event!r} is not an event of {agent}; its events: {', '.join(module.EVENTS)}"
+            f"{raw_event!r} is not an event of {agent}{hint}; its events: "
+            f"{', '.join(module.EVENTS)}"
         )
     return event
+
+
+def did_you_mean(given: str, known: Sequence[str]) -> str | None:
+    """The known name ``given`` most likely meant: the same but for letter case, else the
+    closest spelling (``PreToolUSe`` -> ``PreToolUse``), else None."""
+    folded = {name.casefold(): name for name in known}
+    if given.casefold() in folded:
+        return folded[given.casefold()]
+    close = difflib.get_close_matches(given.casefold(), list(folded), n=1, cutoff=0.75)
+    return folded[close[0]] if close else None
 
 
 def new_request(

@@ -25,11 +25,12 @@ from ..runner.background import BackgroundHooks, Deliver
 from ..runner.client_handler import AskClient
 from ..runner.custody import Custody
 from ..runner.runner import NEVER_RAN_BLOCKS, never_ran_blocks, run_hooks
+from ..scrub import secret_values
 from ..settings import Settings
 from ..stats import InFlight, Stats
 from .combine import combine
 from .progress import FireProgress, Notify
-from .result import fire_result, spill_warnings
+from .result import fire_result, spill_warnings, with_output
 
 
 class FireServices(Protocol):
@@ -175,7 +176,8 @@ class Fire:
         if self.unread:
             settings = self.services.settings
             combined = _unread_sources(request, module, combined, self.unread, settings)
-        runs = [progress.runs[report.index] for report in reports]
+        secrets = secret_values((request.env, self.services.base_env)) if reports else {}
+        runs = [with_output(progress.runs[r.index], r.outcome, secrets) for r in reports]
         result = fire_result(
             combined,
             action=module.action(request, combined),

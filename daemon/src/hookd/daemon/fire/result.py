@@ -3,14 +3,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 from hookd.protocol import Action, FireResult, HookRun, JsonObject
 
-from ..model import Combined, HookReport, HookSpec
+from ..model import Combined, HookReport, HookSpec, ProcessOutcome
+from ..scrub import scrub
 
 HOLDS_PIPES = "a background process kept the hook's output pipes open after it exited"
+TAIL_CHARS = 2000
+"""How much of the end of a hook's stdout and stderr a fire's result keeps: enough for a
+traceback's last lines, bounded on every fire."""
 
 
 def describe(index: int, spec: HookSpec) -> dict[str, Any]:
@@ -47,6 +51,29 @@ def hook_run(report: HookReport) -> HookRun:
         "stderrTruncated": outcome.stderr_truncated,
         "spilled": [cast(JsonObject, spill) for spill in verdict.spilled],
     }
+
+
+def with_output(run: HookRun, outcome: ProcessOutcome, secrets: Mapping[str, str]) -> HookRun:
+    """The hook's entry with the ends of its stdout and stderr (``TAIL_CHARS`` each,
+    ``...Cut`` when more came before, secrets scrubbed): why a hook failed, kept."""
+    stdout, stdout_cut = _tail(outcome.stdout, outcome.stdout_truncated)
+    stderr, stderr_cut = _tail(outcome.stderr, outcome.stderr_truncated)
+    return {
+        **run,
+        "stdoutTail": scrub(stdout, secrets) if secrets else stdout,
+        "stdoutTailCut": stdout_cut,
+        "stderrTail": scrub(stderr, secrets) if secrets else stderr,
+        "stderrTailCut": stderr_cut,
+    }
+
+
+def _tail(data: bytes, truncated: bool) -> tuple[str, bool]:
+    if not data:
+        return "", truncated
+    text = data[-4 * TAIL_CHARS :].decode("utf-8", "replace")
+    if len(text) > TAIL_CHARS:
+        return text[-TAIL_CHARS:], True
+    return text, truncated or len(data) > 4 * TAIL_CHARS
 
 
 def fire_result(

@@ -43,6 +43,7 @@ from .events import (
 HANDLER_TYPES = ("command", "mcp_tool", "prompt", "agent")
 HOOKS_FILE = "hooks.json"
 CONFIG_FILE = "config.toml"
+REQUIREMENTS_FILE = "requirements.toml"
 _EXACT_MATCHER = re.compile(r"[A-Za-z0-9_|]*")
 """A matcher of only these characters is a list of exact names; any other a regex."""
 _EVENT_SET = frozenset(EVENTS)
@@ -77,8 +78,9 @@ def load_hooks_json(source: Source) -> Loaded:
 
 
 def load_config_toml(source: Source) -> Loaded:
-    """One ``config.toml`` source: its ``[hooks]`` events, and its ``hooks.state`` (the
-    user's switches) in ``Loaded.settings["state"]``."""
+    """One ``config.toml`` (or the managed ``requirements.toml``) source: its ``[hooks]``
+    events, its ``hooks.state`` (the user's switches) in ``Loaded.settings["state"]``,
+    and ``allow_managed_hooks_only``."""
     raw = _read(source.path)
     if raw is None:
         return Loaded()
@@ -89,14 +91,17 @@ def load_config_toml(source: Source) -> Loaded:
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         return _skipped(f"{source.path}: invalid configuration ({exc}); Codex uses its "
                         "defaults, so none of this file's hooks run")  # fmt: skip
+    only_managed = data.get("allow_managed_hooks_only") is True
     hooks = data.get("hooks")
     if hooks is None:
-        return Loaded()
+        return Loaded(settings={"allow_managed_hooks_only": True} if only_managed else {})
     if not isinstance(hooks, dict):
         return _skipped(f"{source.path}: invalid type for `hooks`: expected a table; Codex "
                         "uses its defaults, so none of this file's hooks run")  # fmt: skip
     state = hooks.get("state")
-    settings = {"state": state} if isinstance(state, dict) else {}
+    settings: dict[str, Any] = {"state": state} if isinstance(state, dict) else {}
+    if only_managed:
+        settings["allow_managed_hooks_only"] = True
     events = {event: groups for event, groups in hooks.items() if event != "state"}
     try:
         loaded = hooks_of(source, events)

@@ -1,8 +1,10 @@
 """Codex CLI's hooks (``@openai/codex`` 0.171.0), judged by the real agent
 (``tests/agents/codex``; the rules' sources: ``docs/compatibility.md``, "Codex CLI").
 
-Where: for each configuration layer, lowest precedence first, its ``hooks.json`` and then
-the ``[hooks]`` of its ``config.toml`` (both load: Codex warns and keeps both): the system's
+Where: first the managed requirements' ``[hooks]`` (``/etc/codex/requirements.toml``; its
+``allow_managed_hooks_only`` leaves out the user's and the projects' hooks), then for each
+configuration layer, lowest precedence first, its ``hooks.json`` and then the ``[hooks]``
+of its ``config.toml`` (both load: Codex warns and keeps both): the system's
 ``/etc/codex/``, the user's ``~/.codex/`` (``CODEX_HOME`` in the agent's environment moves
 it), a workspace's ``<root>/.codex/``. Each is followed by the hookd-owned file of the hooks
 ``hookd adopt`` took from it. An identical handler in two files runs twice (no dedup).
@@ -47,7 +49,7 @@ from ...serdewrite import serde_json_bytes
 from ...statcache import StatCache
 from .. import base, relay_entries
 from ..base import first_root, hook_environment
-from . import config, events, output
+from . import config, events, output, plugins
 from .events import MATCHED_FIELD, TOOL_ALIASES
 
 DIALECT = Dialect.CODEX
@@ -60,13 +62,15 @@ HOOKS_DIR_ENV: str | None = "CODEX_HOME"
 """``CODEX_HOME`` in the agent's environment: its user folder, read instead of
 ``~/.codex`` (also a fire's ``hooksDirs``: Codex folders read as the user's)."""
 SHELL = "/bin/bash"
+MANAGED_LAYERS = frozenset({"managed", "system"})
+"""The requirements' hooks and the system configuration's: what ``allow_managed_hooks_only``
+in ``/etc/codex/requirements.toml`` keeps (user and project hooks are left out)."""
 _EVENT_SET = frozenset(EVENTS)
 _hooks_files: StatCache[Loaded] = StatCache()
 _config_files: StatCache[Loaded] = StatCache()
 
 kept_after_error = base.keep_none
 fire_extras = base.no_extras
-async_result = base.no_async_result
 hook_label = base.label_by_command
 
 
@@ -79,14 +83,16 @@ def sequential(request: FireRequest) -> bool:
 
 
 def sources(home: str, system_root: str, roots: Sequence[str]) -> list[Source]:
-    """Every layer's two files in Codex's order, each agent file followed by the
-    hookd-owned file of what ``hookd adopt`` took from it."""
-    found: list[Source] = []
+    """The managed requirements, every layer's two files in Codex's order (each agent
+    file followed by the hookd-owned file of what ``hookd adopt`` took from it), then the
+    user's plugins."""
     system = os.path.join(system_root, "etc", "codex")
+    found = [Source(DIALECT, "managed", os.path.join(system, config.REQUIREMENTS_FILE), "settings")]
     found += _layer("system", system, None, None)
     found += _layer("user", os.path.join(home, ".codex"), None, home)
     for root in roots:
         found += _layer("project", os.path.join(root, ".codex"), root, home)
+    found.append(Source(DIALECT, "plugin", os.path.join(home, ".codex"), "hookdir"))
     return found
 
 
@@ -108,14 +114,22 @@ def adopted_path(home: str, root: str | None) -> str:
 
 
 def load(source: Source) -> Loaded:
-    if os.path.basename(source.path) == config.CONFIG_FILE:
+    if source.kind == "hookdir":
+        return _folder(source)
+    if os.path.basename(source.path) in (config.CONFIG_FILE, config.REQUIREMENTS_FILE):
         return config.load_config_toml(source)
     return config.load_hooks_json(source)
 
 
 def load_event(source: Source, event: str) -> tuple[HookSpec, ...] | Loaded:
-    """A Codex folder named by the fire (``CODEX_HOME``, ``hooksDirs``): both its files,
-    read again when either changes."""
+    return _folder(source)
+
+
+def _folder(source: Source) -> Loaded:
+    """The user's plugins (``plugins``); a Codex folder named by the fire (``CODEX_HOME``,
+    ``hooksDirs``): both its files, read again when either changes."""
+    if source.layer == "plugin":
+        return plugins.load(source)
     hooks_json, config_toml = config.folder_files(source)
     json_part = _hooks_files.get(hooks_json.path, lambda: config.load_hooks_json(hooks_json))
     toml_part = _config_files.get(config_toml.path, lambda: config.load_config_toml(config_toml))
@@ -128,6 +142,8 @@ def select(
     """The event's hooks in Codex's order: a folder the fire names (``CODEX_HOME``) in
     place of ``~/.codex``; matchers; the user's switches; what needs the agent itself."""
     ordered, warnings = _in_order(loaded, request)
+    if any(c.settings.get("allow_managed_hooks_only") for s, c in ordered if s.layer == "managed"):
+        ordered = [(s, c) for s, c in ordered if s.layer in MANAGED_LAYERS]
     switched_off = _switched_off(ordered)
     names = _matched_names(request)
     chosen: list[HookSpec] = []
@@ -157,13 +173,20 @@ def _in_order(
 ) -> tuple[list[tuple[Source, Loaded]], list[str]]:
     """The sources in Codex's order: folders the fire names stand in the user's place
     (and the user's own files, which ``CODEX_HOME`` moves away from, are not read)."""
-    named = [(s, c) for s, c in loaded if s.kind == "hookdir"]
-    warnings = [c.error for _s, c in named if c.error]
+    named = [(s, c) for s, c in loaded if s.kind == "hookdir" and s.layer != "plugin"]
+    warnings = [c.error for s, c in loaded if s.kind == "hookdir" and c.error]
     if not named:
         return list(loaded), warnings
     ordered: list[tuple[Source, Loaded]] = []
     for source, content in loaded:
-        if source.kind == "hookdir":
+        if source.kind == "hookdir" and source.layer != "plugin":
+            continue
+        if source.layer == "plugin":  # the plugins of the folder the fire names instead
+            for folder, _content in named:
+                theirs = replace(folder, layer="plugin")
+                found = plugins.load(theirs)
+                warnings += [found.error] if found.error else []
+                ordered.append((theirs, found))
             continue
         if source.layer == "user" and not source.adopted:
             if named:
@@ -206,7 +229,7 @@ def prepare(spec: HookSpec, request: FireRequest, base_env: Mapping[str, str]) -
     if spec.options.get("type") == "mcp_tool":
         return _mcp_tool(spec, request, payload)
     cwd = _session_folder(request)
-    env = hook_environment(base_env, request.env)
+    env = hook_environment(base_env, {**request.env, **spec.options.get("pluginEnv", {})})
     # serde_json's compact form, no final newline (tests/agents/codex: byte for byte)
     stdin = serde_json_bytes(payload)
     return Launch(argv=(SHELL, "-c", spec.command), stdin=stdin, cwd=cwd, env=env)
@@ -234,6 +257,21 @@ def interpret(spec: HookSpec, request: FireRequest, outcome: ProcessOutcome) -> 
     return output.interpret(request.event, outcome, spec.timeout_s)
 
 
+def async_result(report: HookReport, request: FireRequest) -> dict[str, Any]:
+    """What a finished ``async`` hook tells the agent: its ``additionalContext`` (to the
+    model, after the tool's output) and ``systemMessage`` (a warning), read as any answer
+    of the event; decisions have no effect; a hook that failed says nothing."""
+    verdict = report.verdict
+    said = verdict.error is None
+    return {
+        "context": verdict.context if said else None,
+        "systemMessage": verdict.system_message if said else None,
+        "rewake": False,
+        "rewakeMessage": None,
+        "spilled": [],
+    }
+
+
 def refine(request: FireRequest, combined: Combined, reports: Sequence[HookReport]) -> Combined:
     """Codex's own way with several answers: on a tool or permission event the first
     blocking hook's reason (in written order), not every one's; the input rewrite of the
@@ -257,14 +295,13 @@ def refine(request: FireRequest, combined: Combined, reports: Sequence[HookRepor
 def action(request: FireRequest, combined: Combined) -> Action:
     """What Codex does next: a blocked tool is not run (PreToolUse, PermissionRequest) or
     its output replaced (PostToolUse) and the turn goes on; a blocked prompt ends the turn
-    with no model request; a Stop block goes on with the reason as a new prompt;
-    ``continue: false`` ends the turn (on PostToolUse it only replaces the output)."""
+    with no model request; a blocked Stop is no stop (``block``, as for Claude Code: the
+    agent goes on with the reason as a new prompt); ``continue: false`` ends the turn (on
+    PostToolUse it only replaces the output)."""
     event = request.event
     if not combined.continue_ and event != "PostToolUse":
         return "stop"
-    if combined.blocked:
-        if event in ("Stop", "SubagentStop"):
-            return "proceed"
+    if combined.blocked:  # on Stop: the stop is blocked, the agent goes on
         return "stop" if event == "UserPromptSubmit" else "block"
     if not combined.continue_:
         return "block"

@@ -58,12 +58,13 @@ ADOPT_SCOPES: Mapping[str, str] = {
     "user": "~/.codex/hooks.json ($CODEX_HOME/hooks.json)",
     "project": "<project>/.codex/hooks.json",
 }
-RELAY = RelayFacts(entry_args=0, event_key="hook_event_name")
+RELAY = RelayFacts(entry_args=1, event_key="hook_event_name")
+"""An entry names its own ``hooks.json``: Codex runs the relay entry of every file (it
+never merges identical hooks), and each must run only the hooks adopted from its file."""
 HTTP_ENTRY: HttpEntry | None = None
 RELAY_ARGUMENT = "codex"
 RELAY_MARGIN_S = 10
 """How much longer the relay entry may run than the slowest hook it relays."""
-relay_entry = integration.no_entry
 relay_answer = integration.native_answer
 
 
@@ -75,6 +76,12 @@ def failing_answer(message: str, block: bool) -> RelayAnswer:
     if block:
         return RelayAnswer("", message + "\n", 2)
     return RelayAnswer(json.dumps({"systemMessage": message}), message + "\n", 0)
+
+
+def relay_entry(call: RelayCall) -> str | None:
+    """``hookd-relay codex <hooks.json>``: the file the entry stands for (older entries
+    name none: every adopted hook)."""
+    return os.path.normpath(os.path.join(call.cwd, call.args[0])) if call.args else None
 
 
 def relay_roots(call: RelayCall) -> tuple[str, ...]:
@@ -183,7 +190,7 @@ def _relayed(
 ) -> Plan:
     """The agent's file with one relay entry per adopted event, and their review."""
     hooks = agent.setdefault("hooks", {})
-    command = f"{shell_word(relay)} {RELAY_ARGUMENT}"
+    command = f"{shell_word(relay)} {RELAY_ARGUMENT} {shell_word(agent_file)}"
     pins: dict[str, str] = {}
     for event, groups in _hooks(owned, "").items():
         timeout = _relay_timeout(event, groups)
@@ -193,8 +200,7 @@ def _relayed(
         where = review.key(agent_file, event, len(hooks[event]) - 1, 0)
         pins[where] = review.trusted_hash(event, None, command, _effective(event, timeout))
     config_text = _text_of(config_file)
-    kept = review.without_pins(config_text or "")
-    new_config, said = review.with_pins(kept, pins, config_file)
+    new_config, said = review.with_pins(config_text, pins, config_file, agent_file)
     plan = Plan({agent_file: (agent_text, dump_settings(agent))}, notes + said)
     if new_config != (config_text or ""):
         plan.writes[config_file] = (config_text, new_config)
@@ -208,7 +214,7 @@ def _unpinned(config_file: str, agent_file: str, plan: Plan) -> None:
     config_text = _text_of(config_file)
     if config_text is None:
         return
-    remaining = review.without_pins(config_text)
+    remaining = review.without_pins(config_text, agent_file)
     if remaining != config_text:
         plan.writes[config_file] = (config_text, remaining)
 

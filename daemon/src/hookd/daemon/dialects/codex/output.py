@@ -54,10 +54,10 @@ PERMISSION_DECISION = {"behavior": ("allow", "deny"), "message": _STR, "updatedI
                        "updatedPermissions": _ANY, "interrupt": _BOOL}  # fmt: skip
 JSON_NAME = {
     "PreToolUse": "pre-tool-use", "PermissionRequest": "permission-request",
-    "PostToolUse": "post-tool-use", "UserPromptSubmit": "user-prompt-submit",
-    "SessionStart": "session-start", "SubagentStart": "subagent-start",
-    "Stop": "stop hook", "SubagentStop": "subagent-stop hook", "Interrupt": "interrupt hook",
-    "PreCompact": "pre-compact", "PostCompact": "post-compact",
+    "PostToolUse": "post-tool-use", "UserPromptSubmit": "user prompt submit",
+    "SessionStart": "session start", "SubagentStart": "subagent start",
+    "Stop": "stop hook", "SubagentStop": "subagent stop hook", "Interrupt": "interrupt hook",
+    "PreCompact": "PreCompact hook", "PostCompact": "PostCompact hook",
 }  # fmt: skip
 """How ``hook returned invalid <...> JSON output`` names each event."""
 EXIT2_REASON = {
@@ -71,6 +71,12 @@ EXIT2_REASON = {
 """Events where exit 2 blocks, and what its stderr must hold."""
 IGNORED_OUTPUT = frozenset({"SessionEnd", "PreModelRequest", "PostModelRequest"})
 """Events whose hooks' stdout Codex does not read (only their exit code)."""
+STDERR_IS_THE_ERROR = frozenset(
+    {"PreModelRequest", "PostModelRequest", "PreCompact", "PostCompact"}
+)
+"""Events where a hook exiting other than 0 fails with its stderr as the error, not with
+``hook exited with code N`` (which Codex does not show either when the stderr is empty:
+hookd says it, so that a failure is never silent)."""
 
 
 class Rejected(Exception):
@@ -93,8 +99,8 @@ def interpret(event: str, outcome: ProcessOutcome, timeout_s: float) -> Verdict:
             return Verdict(error=f"{event} hook exited with code 2 but did not write "
                                  f"{EXIT2_REASON[event]} to stderr")  # fmt: skip
         return Verdict(blocks=True, decision="deny", reason=stderr)
-    if code == 2 and event == "PreModelRequest" and stderr:
-        return Verdict(error=stderr)
+    if code != 0 and event in STDERR_IS_THE_ERROR:
+        return Verdict(error=stderr or f"hook exited with code {code}")
     if code != 0:
         return Verdict(error=f"hook exited with code {code}")
     if event in IGNORED_OUTPUT or not stdout.strip():
@@ -141,8 +147,8 @@ def _json(event: str, output: Mapping[str, Any]) -> Verdict:
         allowed = {"hookEventName": _STR, **specific}
         if set(hook_specific) - set(allowed) or not _typed(hook_specific, allowed):
             raise invalid
-        if hook_specific.get("hookEventName") != event:
-            raise invalid
+        if not isinstance(hook_specific.get("hookEventName"), str):
+            raise invalid  # required; another event's name is taken (0.171.0 does)
     return RULES.get(event, _common_only)(event, output, hook_specific or {})
 
 

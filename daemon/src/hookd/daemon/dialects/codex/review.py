@@ -24,12 +24,15 @@ from ...errors import UserError
 from .events import SNAKE
 
 MARKER = "# hookd relay entry: reviewed for Codex by 'hookd adopt' (hookd unadopt removes it)"
+_REPLACED = "# hookd: it took the place of: trusted_hash = "
+_QUOTED_KEY = r'"(?:[^"\\\n]|\\.)*"'
 _BLOCK = re.compile(
     rf"(?m)\n?^{re.escape(MARKER)}\n"
-    r"\[hooks\.state\.\"(?:[^\"\\\n]|\\.)*\"\]\n"
+    rf"(?:{re.escape(_REPLACED)}(?P<old>\"[^\"\n]*\")\n)?"
+    rf"\[hooks\.state\.(?P<key>{_QUOTED_KEY})\]\n"
     r"trusted_hash = \"[^\"\n]*\"\n"
 )
-"""One block hookd wrote, with the blank line before it."""
+"""One block hookd wrote (with the blank line before it), and the review it replaced."""
 
 
 def key(path: str, event: str, group: int, handler: int) -> str:
@@ -50,45 +53,76 @@ def trusted_hash(event: str, matcher: str | None, command: str, timeout: int) ->
     return "sha256:" + hashlib.sha256(canonical.encode()).hexdigest()
 
 
-def with_pins(text: str | None, pins: Mapping[str, str], path: str) -> tuple[str, list[str]]:
-    """``config.toml``'s text with hookd's pins replaced by ``pins`` (key -> hash), and
-    notes for the person: a key Codex already holds a review of another hook at is left
-    alone (two tables of one name would break the file)."""
-    kept = without_pins(text or "")
+def with_pins(
+    text: str | None, pins: Mapping[str, str], path: str, scope: str
+) -> tuple[str, list[str]]:
+    """``config.toml``'s text with hookd's pins for the relay entries of ``scope`` (a
+    ``hooks.json``) replaced by ``pins`` (key -> hash), and notes for the person.
+
+    A key where Codex holds a review of the hook that stood there before (its own form,
+    ``trusted_hash`` alone) takes hookd's pin, and the block remembers that review, which
+    ``without_pins`` writes back; any other review there is left, and said (two tables
+    of one name would break the file)."""
+    kept = without_pins(text or "", scope)
     existing = _state(kept, path)
     notes: list[str] = []
     blocks = []
     for name, digest in pins.items():
         held = existing.get(name)
+        replaced = ""
         if held is not None:
-            if not isinstance(held, Mapping) or held.get("trusted_hash") != digest:
-                notes.append(f"{path} already holds Codex's review of another hook at "
-                             f"{name}: review hookd's relay entry in Codex (/hooks), or "
-                             "remove that [hooks.state] entry and run 'hookd relay install "
-                             "--agent codex'")  # fmt: skip
-            continue
-        blocks.append(f"\n{MARKER}\n[hooks.state.{json.dumps(name)}]\n"
+            if isinstance(held, Mapping) and held.get("trusted_hash") == digest:
+                continue
+            own_form = _own_review(kept, name)
+            if own_form is None:
+                notes.append(f"{path} holds Codex's settings of another hook at {name}: "
+                             "review hookd's relay entry in Codex (/hooks), or remove that "
+                             "[hooks.state] entry and run 'hookd relay install --agent "
+                             "codex'")  # fmt: skip
+                continue
+            kept = kept.replace(own_form.group(0), "", 1)
+            replaced = f"{_REPLACED}{json.dumps(held['trusted_hash'])}\n"  # type: ignore[index]
+        blocks.append(f"\n{MARKER}\n{replaced}[hooks.state.{json.dumps(name)}]\n"
                       f"trusted_hash = {json.dumps(digest)}\n")  # fmt: skip
     if not blocks:
         return kept, notes
     body = kept if not kept or kept.endswith("\n") else kept + "\n"
     joined = body + "".join(blocks)
     found = _state(joined, path)
-    missing = [n for n in pins if n not in existing and _pinned(found.get(n)) != pins[n]]
-    if missing:
+    missing = [n for n in pins if _pinned(found.get(n)) != pins[n]]
+    if missing and not notes:
         raise UserError(f"{path}: hookd could not add Codex's review of its relay entries "
                         "to this file (its [hooks] table is written inline?); review them in "
                         "Codex (/hooks) instead")  # fmt: skip
     return joined, notes
 
 
+def _own_review(text: str, name: str) -> re.Match[str] | None:
+    """Codex's own review of ``name`` as Codex writes one (a table holding
+    ``trusted_hash`` alone), if the file has it so."""
+    pattern = (rf"(?m)^\[hooks\.state\.{re.escape(json.dumps(name))}\]\n"
+               r'trusted_hash = "[^"\n]*"\n(?=\n|\[|\Z)')  # fmt: skip
+    return re.search(pattern, text)
+
+
 def _pinned(entry: object) -> object:
     return entry.get("trusted_hash") if isinstance(entry, Mapping) else None
 
 
-def without_pins(text: str) -> str:
-    """``config.toml``'s text without the blocks hookd wrote."""
-    return _BLOCK.sub("", text)
+def without_pins(text: str, scope: str | None = None) -> str:
+    """``config.toml``'s text without the blocks hookd wrote (for the relay entries of
+    ``scope``, a ``hooks.json``; None: all), each review it replaced written back."""
+
+    def put_back(block: re.Match[str]) -> str:
+        key = json.loads(block.group("key"))
+        if scope is not None and not key.startswith(f"{scope}:"):
+            return block.group(0)
+        old = block.group("old")
+        if old is None:
+            return ""
+        return f"\n[hooks.state.{block.group('key')}]\ntrusted_hash = {old}\n"
+
+    return _BLOCK.sub(put_back, text)
 
 
 def _state(text: str, path: str) -> Mapping[str, object]:
