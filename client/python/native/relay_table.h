@@ -76,7 +76,7 @@ static const struct relay_facts AGENTS[] = {
     {"augment", 1, "hook_event_name", RUNNERS_3,
      {"", "{message}\012", 1},
      {"", "{message}\012", 2}},
-    {"codex", 0, "hook_event_name", RUNNERS_4,
+    {"codex", 1, "hook_event_name", RUNNERS_4,
      {"{\"systemMessage\": {message_json}}", "{message}\012", 0},
      {"", "{message}\012", 2}},
     {0, 0, 0, 0, {0, 0, 0}, {0, 0, 0}},
