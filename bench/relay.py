@@ -64,29 +64,107 @@ def _timed(run: Callable[[], object]) -> float:
     return (time.perf_counter() - started) * 1000
 
 
+NODE_SPAWNER = """
+const { spawn } = require("child_process");
+const lines = require("readline").createInterface({ input: process.stdin });
+lines.on("line", (line) => {
+  const { argvs, stdin, env, sequential } = JSON.parse(line);
+  const input = Buffer.from(stdin, "base64");
+  const started = process.hrtime.bigint();
+  const codes = [];
+  let left = argvs.length;
+  const done = () => process.stdout.write(JSON.stringify(
+    { ms: Number(process.hrtime.bigint() - started) / 1e6, codes }) + "\\n");
+  const one = (i) => {
+    const child = spawn(argvs[i][0], argvs[i].slice(1), { env: env || process.env });
+    child.stdout.on("data", () => {});
+    child.stderr.on("data", () => {});
+    child.on("error", () => {});
+    child.on("close", (code) => {
+      codes[i] = code;
+      if (sequential) { if (i + 1 < argvs.length) one(i + 1); else done(); }
+      else if (--left === 0) done();
+    });
+    child.stdin.on("error", () => {});
+    child.stdin.end(input);
+  };
+  if (sequential) one(0); else argvs.forEach((_, i) => one(i));
+});
+"""
+"""An agent's way of running its hooks (``child_process.spawn``, stdin written, both
+pipes read, each awaited): ``--spawner node`` measures the agent and the relays spawned
+from Node, as the agents hookd speaks do (issue 30's table)."""
+
+
+class Spawner:
+    """Who starts the hooks and relays: this Python (``subprocess``) or a Node process
+    kept running (``--spawner node``); ``run`` gives the wall time in ms and exit codes."""
+
+    def __init__(self, kind: str) -> None:
+        self.node: subprocess.Popen[bytes] | None = None
+        if kind == "node":
+            self.node = subprocess.Popen(["node", "-e", NODE_SPAWNER], stdin=subprocess.PIPE,
+                                         stdout=subprocess.PIPE)  # fmt: skip
+
+    def run(self, argvs: list[list[str]], event: bytes, env: dict[str, str] | None,
+            sequential: bool) -> tuple[float, list[int]]:  # fmt: skip
+        if self.node is None:
+            return self._python(argvs, event, env, sequential)
+        import base64
+
+        assert self.node.stdin is not None
+        assert self.node.stdout is not None
+        line = {"argvs": argvs, "stdin": base64.b64encode(event).decode(), "env": env,
+                "sequential": sequential}  # fmt: skip
+        self.node.stdin.write(json.dumps(line).encode() + b"\n")
+        self.node.stdin.flush()
+        said = json.loads(self.node.stdout.readline())
+        return float(said["ms"]), list(said["codes"])
+
+    @staticmethod
+    def _python(argvs: list[list[str]], event: bytes, env: dict[str, str] | None,
+                sequential: bool) -> tuple[float, list[int]]:  # fmt: skip
+        codes: list[int] = []
+        started = time.perf_counter()
+        if sequential:
+            for argv in argvs:
+                codes.append(subprocess.run(argv, input=event, env=env, capture_output=True,
+                                            check=False).returncode)  # fmt: skip
+        else:
+            pipe = subprocess.PIPE
+            running = [subprocess.Popen(argv, stdin=pipe, stdout=pipe, stderr=pipe, env=env)
+                       for argv in argvs]  # fmt: skip
+            for process in running:
+                process.communicate(event)
+                codes.append(process.returncode)
+        return (time.perf_counter() - started) * 1000, codes
+
+    def close(self) -> None:
+        if self.node is not None:
+            assert self.node.stdin is not None
+            self.node.stdin.close()
+            self.node.wait(30)
+
+
+SPAWNER = Spawner("python")
+
+
 def _at_once(argvs: list[list[str]], event: bytes) -> float:
     """Hooks started together, each given the event, all awaited (Claude, auggie, Cline)."""
-
-    def run() -> None:
-        running = [subprocess.Popen(argv, stdin=subprocess.PIPE) for argv in argvs]
-        for process in running:
-            process.communicate(event)
-
-    return _timed(run)
+    return SPAWNER.run(argvs, event, None, sequential=False)[0]
 
 
 def _one_by_one(argvs: list[list[str]], event: bytes) -> float:
     """Hooks run one after the other (the Cline SDK's tool events)."""
-    return _timed(lambda: [subprocess.run(argv, input=event, check=False) for argv in argvs])
+    return SPAWNER.run(argvs, event, None, sequential=True)[0]
 
 
 def _relay(argv: list[str], event: bytes, env: dict[str, str]) -> float:
-    def run() -> None:
+    ms, codes = SPAWNER.run([argv], event, env, sequential=False)
+    if codes != [0]:
         done = subprocess.run(argv, input=event, env=env, capture_output=True, check=False)
-        if done.returncode != 0:
-            raise SystemExit(f"the relay failed: {done.stderr.decode()}")
-
-    return _timed(run)
+        raise SystemExit(f"the relay failed: {done.stderr.decode()}")
+    return ms
 
 
 class Direct:
@@ -246,7 +324,15 @@ def main() -> int:
     parser.add_argument("--samples", type=int, default=60)
     parser.add_argument("--agents", default=",".join(FIGURES), help="comma-separated")
     parser.add_argument("--no-http", action="store_true", help="leave out the http table")
+    parser.add_argument(
+        "--spawner",
+        choices=("python", "node"),
+        default="python",
+        help="who spawns the hooks and the relays (node: as the agents do)",
+    )
     args = parser.parse_args()
+    global SPAWNER
+    SPAWNER = Spawner(args.spawner)
     if NATIVE_RELAY is None:
         print("bench: no native relay installed: its columns are empty", file=sys.stderr)
     with tempfile.TemporaryDirectory(prefix="hkrelay") as tmp:
@@ -258,7 +344,8 @@ def main() -> int:
         daemon = _start_ready(serve, env, Path(tmp))
         try:
             direct = Direct(sock)
-            print(f"p50 in ms; python: {PYTHON_RELAY}; native: {NATIVE_RELAY}")
+            print(f"p50 in ms, spawned by {args.spawner}; python: {PYTHON_RELAY}; native: "
+                  f"{NATIVE_RELAY}")  # fmt: skip
             print(HEADER)
             for agent in args.agents.split(","):
                 FIGURES[agent](home, ws, env, direct, args.samples)
@@ -268,6 +355,7 @@ def main() -> int:
             daemon.wait(30)
     if "claude" in args.agents.split(",") and not args.no_http:
         http_entry(args.samples)
+    SPAWNER.close()
     return 0
 
 
