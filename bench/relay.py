@@ -30,6 +30,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
+import resource
 import socket
 import statistics
 import subprocess
@@ -53,7 +55,7 @@ RELAY = NATIVE_RELAY or PYTHON_RELAY
 """What ``hookd relay install`` writes: the native relay where it is installed."""
 HEADER = (
     "agent      hooks      agent   python   native     fire  python/agent  native/agent"
-    "  native-fire"
+    "  native-fire  native cpu"
 )
 Sample = Callable[[], float]
 
@@ -124,7 +126,9 @@ class Spawner:
     @staticmethod
     def _python(argvs: list[list[str]], event: bytes, env: dict[str, str] | None,
                 sequential: bool) -> tuple[float, list[int]]:  # fmt: skip
+        global LAST_CPU_MS
         codes: list[int] = []
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         started = time.perf_counter()
         if sequential:
             for argv in argvs:
@@ -137,7 +141,10 @@ class Spawner:
             for process in running:
                 process.communicate(event)
                 codes.append(process.returncode)
-        return (time.perf_counter() - started) * 1000, codes
+        ms = (time.perf_counter() - started) * 1000
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        LAST_CPU_MS = (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1000
+        return ms, codes
 
     def close(self) -> None:
         if self.node is not None:
@@ -147,6 +154,11 @@ class Spawner:
 
 
 SPAWNER = Spawner("python")
+LAST_CPU_MS = float("nan")
+"""The CPU time (user and system) of the processes of the last run (Python spawner)."""
+CPU_MS: dict[str, list[float]] = {}
+"""Per relay, its processes' CPU time in this row's samples: its own cost, whatever the
+machine's load does to its wall time."""
 
 
 def _at_once(argvs: list[list[str]], event: bytes) -> float:
@@ -159,11 +171,14 @@ def _one_by_one(argvs: list[list[str]], event: bytes) -> float:
     return SPAWNER.run(argvs, event, None, sequential=True)[0]
 
 
-def _relay(argv: list[str], event: bytes, env: dict[str, str]) -> float:
+def _relay(argv: list[str], event: bytes, env: dict[str, str], name: str = "") -> float:
+    global LAST_CPU_MS
+    LAST_CPU_MS = float("nan")
     ms, codes = SPAWNER.run([argv], event, env, sequential=False)
     if codes != [0]:
         done = subprocess.run(argv, input=event, env=env, capture_output=True, check=False)
         raise SystemExit(f"the relay failed: {done.stderr.decode()}")
+    CPU_MS.setdefault(name, []).append(LAST_CPU_MS)
     return ms
 
 
@@ -199,25 +214,30 @@ def _row(label: str, hooks: object, agent_run: Sample, relays: Mapping[str, Samp
          fire: Sample, samples: int) -> None:  # fmt: skip
     for run in relays.values():
         run()  # warm the daemon's registry (and a Python hook's interpreter)
+    CPU_MS.clear()
     agent_ms: list[float] = []
     fire_ms: list[float] = []
     relay_ms: dict[str, list[float]] = {name: [] for name in relays}
+    runs: list[tuple[list[float], Sample]] = [(agent_ms, agent_run), (fire_ms, fire)]
+    runs += [(relay_ms[name], run) for name, run in relays.items()]
+    order = random.Random(len(runs))
     for _ in range(samples):
-        agent_ms.append(agent_run())
-        for name, run in relays.items():
-            relay_ms[name].append(run())
-        fire_ms.append(fire())
+        order.shuffle(runs)  # none always runs right after another's fire
+        for into, run in runs:
+            into.append(run())
     a, f = statistics.median(agent_ms), statistics.median(fire_ms)
     r = {name: statistics.median(ms) for name, ms in relay_ms.items()}
     py, native = r["python"], r.get("native", float("nan"))
+    cpu = statistics.median(CPU_MS.get("native") or [float("nan")])
     print(f"{label:<9} {hooks!s:>6} {a:8.2f} {py:8.2f} {native:8.2f} {f:8.2f}  "
-          f"{py / a:11.2f}x {native / a:12.2f}x  {native - f:8.2f} ms", flush=True)  # fmt: skip
+          f"{py / a:11.2f}x {native / a:12.2f}x  {native - f:8.2f} ms  {cpu:7.2f} ms",
+          flush=True)  # fmt: skip
 
 
 def _relays(argv: list[str], event: bytes, env: dict[str, str]) -> dict[str, Sample]:
     """``hookd-relay ARGV`` run as the agent runs its entry, by each relay there is."""
     programs = {"python": PYTHON_RELAY, "native": NATIVE_RELAY}
-    return {name: partial(_relay, [program, *argv], event, env)
+    return {name: partial(_relay, [program, *argv], event, env, name)
             for name, program in programs.items() if program}  # fmt: skip
 
 
@@ -243,6 +263,22 @@ def claude_figures(home: Path, ws: Path, env: dict[str, str], direct: Direct,
              partial(direct.fire, ["claude"], EVENT, env), samples)  # fmt: skip
 
 
+def _path_envs(env: dict[str, str]) -> dict[str, dict[str, str]]:
+    """For each relay, ``env`` with a ``PATH`` whose first folder has it as ``hookd-relay``:
+    one relay file (``exec hookd-relay ...``) then runs either, and is never rewritten
+    (a relay file that changes is a change the daemon's watcher reads)."""
+    envs = {}
+    for name, program in (("python", PYTHON_RELAY), ("native", NATIVE_RELAY)):
+        if program:
+            folder = Path(env["HOME"]).parent / f"relay-{name}"
+            folder.mkdir(parents=True, exist_ok=True)
+            link = folder / "hookd-relay"
+            if not link.exists():
+                link.symlink_to(program)
+            envs[name] = {**env, "PATH": f"{folder}:{env['PATH']}"}
+    return envs
+
+
 def cline_figures(home: Path, ws: Path, env: dict[str, str], direct: Direct,
                   samples: int) -> None:  # fmt: skip
     """Cline's original runner: the hook file, or the relay file in its place."""
@@ -250,20 +286,12 @@ def cline_figures(home: Path, ws: Path, env: dict[str, str], direct: Direct,
                         "workspaceRoots": [str(ws)]}).encode()  # fmt: skip
     hook = _write(ws / "agent" / "PreToolUse", TRUE, 0o755)
     _write(ws / ".hookd" / "cline" / ".clinerules" / "hooks" / "PreToolUse", TRUE, 0o755)
-    relays: dict[str, Sample] = {}
-    for name, program in (("python", PYTHON_RELAY), ("native", NATIVE_RELAY)):
-        if program:  # the relay file of each, in the same folder in turn
-            relay = _write(ws / ".clinerules" / "hooks" / "PreToolUse",
-                           f'#!/bin/sh\nexec {program} cline "$0"\n', 0o755)  # fmt: skip
-            relays[name] = partial(_relay_file, relay, program, event, env)
-    entry = str(ws / ".clinerules" / "hooks" / "PreToolUse")
+    relay = _write(ws / ".clinerules" / "hooks" / "PreToolUse",
+                   '#!/bin/sh\nexec hookd-relay cline "$0"\n', 0o755)  # fmt: skip
+    relays: dict[str, Sample] = {name: partial(_relay, [str(relay)], event, relay_env, name)
+                                 for name, relay_env in _path_envs(env).items()}  # fmt: skip
     _row("cline", 1, partial(_at_once, [[str(hook)]], event), relays,
-         partial(direct.fire, ["cline", entry], event, env), samples)  # fmt: skip
-
-
-def _relay_file(path: Path, program: str, event: bytes, env: dict[str, str]) -> float:
-    path.write_text(f'#!/bin/sh\nexec {program} cline "$0"\n')
-    return _relay([str(path)], event, env)
+         partial(direct.fire, ["cline", str(relay)], event, env), samples)  # fmt: skip
 
 
 SDK_NAMES = ("PreToolUse", *(f"PreToolUse{ext}" for ext in (
@@ -277,25 +305,19 @@ def cline_sdk_figures(home: Path, ws: Path, env: dict[str, str], direct: Direct,
     event = json.dumps({"hookName": "tool_call", "workspaceRoots": [str(ws)],
                         "tool_call": {"name": "run_commands", "input": {}}}).encode()  # fmt: skip
     adopted = ws / ".hookd" / "cline" / ".cline" / "hooks"
-    files = {name: _write(ws / ".cline" / "hooks" / f"{name}-PreToolUse.sh",
-                          f'#!/bin/sh\nexec {program} cline-sdk "$0"\n', 0o755)
-             for name, program in (("python", PYTHON_RELAY), ("native", NATIVE_RELAY))
-             if program}  # fmt: skip
-    relay = _write(ws / ".cline" / "hooks" / "PreToolUse.sh", "", 0o755)
+    relay = _write(ws / ".cline" / "hooks" / "PreToolUse.sh",
+                   '#!/bin/sh\nexec hookd-relay cline-sdk "$0"\n', 0o755)  # fmt: skip
     for hooks in (1, 10):
         for name in SDK_NAMES:
             (adopted / name).unlink(missing_ok=True)
         hook_files = [_write(adopted / name, TRUE) for name in SDK_NAMES[:hooks]]
         argvs = [["sh", str(file)] for file in hook_files]
-        relays: dict[str, Sample] = {name: partial(_sdk_relay, relay, file.read_text(), event, env)
-                  for name, file in files.items()}  # fmt: skip
+        relays: dict[str, Sample] = {
+            name: partial(_relay, ["sh", str(relay)], event, relay_env, name)
+            for name, relay_env in _path_envs(env).items()
+        }
         _row("cline-sdk", hooks, partial(_one_by_one, argvs, event), relays,
              partial(direct.fire, ["cline-sdk", str(relay)], event, env), samples)  # fmt: skip
-
-
-def _sdk_relay(path: Path, text: str, event: bytes, env: dict[str, str]) -> float:
-    path.write_text(text)  # the relay file of this relay, where the agent runs it
-    return _relay(["sh", str(path)], event, env)
 
 
 def augment_figures(home: Path, ws: Path, env: dict[str, str], direct: Direct,
