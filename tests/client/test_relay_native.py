@@ -59,7 +59,10 @@ def test_the_native_relay_is_installed_and_built_from_this_source() -> None:
     build.py --install``)."""
     assert NATIVE is not None, relay_program.why_not_native()
     done = subprocess.run([NATIVE, "--version"], capture_output=True, text=True, timeout=60)
-    assert done.stdout.strip() == _build_module().version_line(), "stale: rebuild it"
+    assert done.stdout.strip() == _build_module().version_line(), (
+        "the installed native relay is not built from this source: run 'python "
+        "client/python/native/build.py --install' (or 'pip install -e ./client/python')"
+    )
     assert relay_program.relay_path() == NATIVE
     assert relay_program.relay_kind(NATIVE) == "native"
     assert relay_program.relay_kind(relay_program.python_relay()) == "python"
