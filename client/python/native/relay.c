@@ -60,6 +60,21 @@
 
 extern char **environ;
 
+/* What an errno says, in the words of the Python that built the relay (os.strerror: the
+ * Python relay's words on this machine, whatever libc the relay is linked with). */
+#ifdef HAVE_ERRNO_TEXT
+#include "errno_text.h"
+static const char *error_text(int number) {
+    static char unknown[64];
+    if (number > 0 && number < (int)(sizeof ERRNO_TEXT / sizeof *ERRNO_TEXT) && ERRNO_TEXT[number])
+        return ERRNO_TEXT[number];
+    snprintf(unknown, sizeof unknown, ERRNO_UNKNOWN, number);
+    return unknown;
+}
+#else
+#define error_text strerror
+#endif
+
 /* -- buffers ------------------------------------------------------------------------- */
 
 struct buf {
@@ -902,7 +917,7 @@ static int call(const char *path, const struct buf *request, struct answer *a) {
     not_running = 0;
     unix_address(&address, &length, path);
     int fd = unix_socket(SOCK_STREAM);
-    if (fd < 0) return fail("cannot reach hookd at %s: %s", socket_path_text, strerror(errno));
+    if (fd < 0) return fail("cannot reach hookd at %s: %s", socket_path_text, error_text(errno));
     struct timeval bound = {(time_t)wait_s, (int)((wait_s - (double)(time_t)wait_s) * 1e6)};
     setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &bound, sizeof bound);
 #ifdef SO_NOSIGPIPE
@@ -928,10 +943,10 @@ static int call(const char *path, const struct buf *request, struct answer *a) {
         if (error == ENOENT || error == ECONNREFUSED || error == ENOTDIR) {
             not_running = 1;
             return fail("hookd is not running (no daemon at %s: %s); start it with 'hookd "
-                        "serve'", socket_path_text, strerror(error));
+                        "serve'", socket_path_text, error_text(error));
         }
         if (error == EAGAIN || error == EWOULDBLOCK || error == ETIMEDOUT) return late();
-        return fail("cannot reach hookd at %s: %s", socket_path_text, strerror(error));
+        return fail("cannot reach hookd at %s: %s", socket_path_text, error_text(error));
     }
     nonblocking(fd, 1);
     size_t sent = 0;
@@ -950,7 +965,7 @@ static int call(const char *path, const struct buf *request, struct answer *a) {
         if (ready < 0) {
             if (errno == EINTR) continue;
             outcome = fail("lost the connection to hookd at %s: %s", socket_path_text,
-                           strerror(errno));
+                           error_text(errno));
             break;
         }
         if (ready == 0) continue;
@@ -962,7 +977,7 @@ static int call(const char *path, const struct buf *request, struct answer *a) {
             } else if (n < 0 && errno != EINTR && errno != EAGAIN && errno != EWOULDBLOCK) {
                 if (errno != EPIPE && errno != ECONNRESET) {
                     outcome = fail("lost the connection to hookd at %s: %s", socket_path_text,
-                                   strerror(errno));
+                                   error_text(errno));
                     break;
                 }
                 sending = 0; /* hookd stopped reading: what it said is still to be read */
@@ -975,7 +990,7 @@ static int call(const char *path, const struct buf *request, struct answer *a) {
         if (n < 0) {
             if (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK) continue;
             outcome = fail("lost the connection to hookd at %s: %s", socket_path_text,
-                           strerror(errno));
+                           error_text(errno));
             break;
         }
         if (n == 0) { /* the last line may end without a newline */
@@ -1400,7 +1415,7 @@ static int start_daemon(const char *path) {
          SPAWN_WAIT_S, log_text);
     goto done;
 os_error:
-    fail("cannot start hookd: %s %s (%s)", step_what, step_where, strerror(errno));
+    fail("cannot start hookd: %s %s (%s)", step_what, step_where, error_text(errno));
 done:
     if (bound) unlink(notify_path);
     if (ready_fd >= 0) close(ready_fd);
@@ -1479,7 +1494,7 @@ static void put_os_json(struct buf *b, const char *text, size_t n) {
 /* The `relay` request, as relay.py's json.dumps writes its meaning. */
 static int request_of(struct buf *request) {
     char *cwd = getcwd(NULL, 0);
-    if (!cwd) return fail("cannot tell the working folder: %s", strerror(errno));
+    if (!cwd) return fail("cannot tell the working folder: %s", error_text(errno));
     buf_grow(request, stdin_data.n + 4096);
     buf_str(request, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"relay\",\"params\":{\"agent\":");
     put_os_json(request, args[0], strlen(args[0]));
@@ -1586,7 +1601,7 @@ static void read_stdin(void) {
             continue;
         }
         if (errno == EBADF) return; /* no stdin at all: an empty event */
-        fail("cannot read the event on stdin: %s", strerror(errno));
+        fail("cannot read the event on stdin: %s", error_text(errno));
         return;
     }
 }
