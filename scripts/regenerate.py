@@ -4,7 +4,8 @@
     python scripts/regenerate.py --check   # exit 1 naming what is stale (tests, CI)
 
 * ``client/python/src/hookd/_relay_table.py``: what ``hookd-relay`` answers when hookd is
-  down, from the agents' packages (``hookd.daemon.relay_table``);
+  down, from the agents' packages (``hookd.daemon.relay_table``), and the same table with
+  the relay's words for the native relay, ``client/python/native/relay_table.h``;
 * ``daemon/src/hookd/daemon/cli/agent_choices.py``: the ``--scope`` values and each
   agent's scopes, for the parser (``relay_commands.render_choices``);
 * the ``Agent`` enum of ``protocol/src/hookd/protocol/openrpc.json``, from
@@ -26,11 +27,12 @@ from pathlib import Path
 
 from hookd.daemon.all_dialects import INTEGRATIONS
 from hookd.daemon.cli.relay_commands import render_choices
-from hookd.daemon.relay_table import render
+from hookd.daemon.relay_table import render, render_c
 from hookd.protocol import AGENTS
 
 REPO = Path(__file__).resolve().parents[1]
 RELAY_TABLE = REPO / "client/python/src/hookd/_relay_table.py"
+RELAY_TABLE_C = REPO / "client/python/native/relay_table.h"
 CHOICES = REPO / "daemon/src/hookd/daemon/cli/agent_choices.py"
 OPENRPC = REPO / "protocol/src/hookd/protocol/openrpc.json"
 TYPESCRIPT = REPO / "client/typescript"
@@ -47,6 +49,7 @@ def stale_python() -> dict[Path, str]:
     """The Python-side files whose text differs from what they should say."""
     wanted = {
         RELAY_TABLE: render(),
+        RELAY_TABLE_C: render_c(),
         CHOICES: render_choices(INTEGRATIONS),
         OPENRPC: openrpc_text(),
     }

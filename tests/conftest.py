@@ -19,6 +19,7 @@ import trio
 from hookd.daemon.app import serve
 from hookd.daemon.settings import Settings
 from hookd_testing import RpcClient
+from hookd_testing.relays import KINDS, relay_command
 
 
 @pytest.fixture(autouse=True)
@@ -32,6 +33,20 @@ def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.delenv("HOOKD_CONFIG", raising=False)
     monkeypatch.delenv("NOTIFY_SOCKET", raising=False)
     return home
+
+
+@pytest.fixture(params=KINDS)
+def relay_name(request: pytest.FixtureRequest) -> str:
+    """Each relay program in turn: ``python``, ``native``."""
+    return str(request.param)
+
+
+@pytest.fixture
+def relay(relay_name: str) -> list[str]:
+    """Each relay program in turn (Python, native) as a command line: the tests that use
+    it pin the behaviour of both (``HOOKD_RELAY=<relay_name>`` has ``hookd adopt`` write
+    entries that run it)."""
+    return relay_command(relay_name)
 
 
 @pytest.fixture

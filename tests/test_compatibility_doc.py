@@ -26,6 +26,7 @@ SECTION_FOLDERS = {
     "Cline": "cline",
     "Augment": "augment",
     "Codex CLI": "codex",
+    "Gemini CLI": "gemini",
     "GitHub Copilot CLI": "copilot",
 }
 _CITATION = re.compile(r"(?:((?:[\w.]+/)*test_\w+)(?:\.py)?)?::([\w\-.*]+)")
@@ -131,9 +132,17 @@ def _missing(module: str, name: str) -> str | None:
     return None if found else f"no case {name!r} in {module}"
 
 
+def test_every_gemini_case_is_a_row() -> None:
+    """Issue 24: each real-agent case of Gemini CLI is a row of its section."""
+    from agents.gemini.cases import CASES
+
+    rows = {row.split("|")[1].strip().strip("`") for section, rows in _sections()
+            if section.startswith("Gemini CLI") for row in rows}  # fmt: skip
+    assert sorted(c.id for c in CASES if c.id not in rows) == []
+
+
 def test_every_copilot_case_is_a_row() -> None:
     """Each real-agent case of Copilot CLI is a row of its section (issue 25)."""
-    sys.path.insert(0, str(REPO / "tests"))
     from agents.copilot.cases import CASES
 
     cited = {name for section, module, name in _citations()

@@ -211,8 +211,9 @@ def test_nothing_outside_the_agents_names_one() -> None:
     assert not importers
 
 
-RELAY_STDLIB = {"contextlib", "fcntl", "json", "os", "re", "select", "socket", "subprocess",
-                "sys", "time", "__future__", "collections.abc", "typing"}  # fmt: skip
+RELAY_STDLIB = {"contextlib", "errno", "fcntl", "json", "os", "re", "select", "socket",
+                "struct", "subprocess", "sys", "time", "__future__", "collections.abc",
+                "typing"}  # fmt: skip
 
 
 def test_the_relay_is_a_pipe_of_the_standard_library() -> None:

@@ -1,6 +1,6 @@
 """Move a pinned agent to another version and say which cases changed.
 
-    python tests/agents/bump.py claude-code 2.1.340      # or cline-sdk, cline, auggie, codex
+    python tests/agents/bump.py claude-code 2.1.340      # or cline-sdk, cline, auggie, codex, gemini
     python tests/agents/bump.py claude-code 2.1.340 --dry-run   # run both, pin nothing
 
 It runs the agent's suite at the pinned version, pins the new one in versions.json (the
@@ -24,7 +24,7 @@ from pathlib import Path
 HERE = Path(__file__).parent
 VERSIONS = HERE / "versions.json"
 SUITES = {"claude-code": "claude", "cline-sdk": "cline_sdk", "cline": "cline", "auggie": "augment",
-          "codex": "codex", "copilot": "copilot"}  # fmt: skip
+          "codex": "codex", "gemini": "gemini", "copilot": "copilot"}  # fmt: skip
 """Each pinned agent's suite folder under tests/agents/."""
 
 

@@ -66,6 +66,13 @@ def codex_bin() -> str:
 
 
 @pytest.fixture(scope="session")
+def gemini_bin() -> str:
+    """Gemini CLI's bundle (``bundle/gemini.js``, what the npm package's ``gemini`` runs
+    with Node; run directly so that no launcher sits between the agent and its hooks)."""
+    return _installed("gemini", "node_modules/@google/gemini-cli/bundle/gemini.js")
+
+
+@pytest.fixture(scope="session")
 def copilot_bin() -> str:
     """GitHub Copilot CLI's platform binary (a Node single-executable application; the npm
     launcher only spawns it). Its first run unpacks it into ``pkgcache`` beside it

@@ -9,6 +9,8 @@
 #   codex        @openai/codex               (npm brings the platform package, an alias:
 #                @openai/codex-linux-x64 = @openai/codex@<version>-linux-x64, which holds
 #                the native musl binary vendor/<target>/bin/codex; no install scripts)
+#   gemini       @google/gemini-cli         (a Node bundle, bundle/gemini.js; no install
+#                scripts needed)
 #   copilot      @github/copilot             (a small Node launcher; the agent is the
 #                platform package @github/copilot-linux-x64, a Node single-executable
 #                application, installed by name at the same version; its first run
@@ -54,6 +56,13 @@ if [ ! -x "$CODEX" ] || [ "$(stat -c %s "$CODEX")" -lt 1000000 ]; then
   echo "$CODEX is missing: npm did not install Codex's platform package" \
     "(@openai/codex-$platform = @openai/codex@$(version codex)-$platform; optional dependencies off?)" >&2
   rm -f "$DIR/codex-$(version codex)/.installed"
+  exit 1
+fi
+install gemini @google/gemini-cli --ignore-scripts
+GEMINI="$DIR/gemini-$(version gemini)/node_modules/@google/gemini-cli/bundle/gemini.js"
+if [ ! -f "$GEMINI" ]; then
+  echo "$GEMINI is missing: npm did not install Gemini CLI's bundle" >&2
+  rm -f "$DIR/gemini-$(version gemini)/.installed"
   exit 1
 fi
 case "$(uname -m)" in

@@ -11,8 +11,10 @@ from typing import Any
 
 import pytest
 
+from hookd_testing.relays import ENTRY_RELAY
+
 HOOKD = [sys.executable, "-m", "hookd"]
-RELAY = str(Path(sys.executable).parent / "hookd-relay")
+RELAY = ENTRY_RELAY
 """The relay entries name this installation's hookd-relay by its path."""
 DENY = {"type": "command", "command": "/hooks/deny.sh", "timeout": 5000}
 NOTE = {"type": "command", "command": "/hooks/note.sh", "args": ["x"]}

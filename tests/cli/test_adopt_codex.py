@@ -15,9 +15,10 @@ import trio
 
 from hookd.daemon.dialects.codex import review
 from hookd_testing import write_json
+from hookd_testing.relays import ENTRY_RELAY
 
 HOOKD = [sys.executable, "-m", "hookd"]
-RELAY = str(Path(sys.executable).parent / "hookd-relay")
+RELAY = ENTRY_RELAY
 GUARD = {"type": "command", "command": "echo no >&2; exit 2", "timeout": 5}
 LATER = {"type": "command", "command": "echo later", "async": True}
 MCP = {"type": "mcp_tool", "server": "s", "tool": "t"}

@@ -11,9 +11,10 @@ from pathlib import Path
 import pytest
 
 from hookd_testing import write_executable
+from hookd_testing.relays import ENTRY_RELAY
 
 HOOKD = [sys.executable, "-m", "hookd"]
-RELAY = str(Path(sys.executable).parent / "hookd-relay")
+RELAY = ENTRY_RELAY
 """The relay entries name this installation's hookd-relay by its path."""
 CANCEL = "#!/bin/sh\necho '{\"cancel\": true}'\n"
 

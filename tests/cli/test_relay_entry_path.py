@@ -22,14 +22,16 @@ from hookd.daemon.settings import Settings
 from hookd_testing import write_executable, write_json
 
 HOOKD = [sys.executable, "-m", "hookd"]
-RELAY = str(Path(sys.executable).parent / "hookd-relay")
+PYTHON_RELAY = str(Path(sys.executable).parent / "hookd-relay")
+RELAY = relay_program.relay_path()
+"""What the entries name by default: the native relay where it is installed."""
 DENY = {"type": "command", "command": "echo adopted-guard >&2; exit 2"}
 
 
-def adopt(agent: str, home: str, project: Path, scope: str) -> str:
+def adopt(agent: str, home: str, project: Path, scope: str, relay: str = "native") -> str:
     done = subprocess.run([*HOOKD, "adopt", "--agent", agent, "--scope", scope, "--home", home,
                            "--project", str(project)], capture_output=True, text=True,
-                          timeout=60)  # fmt: skip
+                          timeout=60, env={**os.environ, "HOOKD_RELAY": relay})  # fmt: skip
     assert done.returncode == 0, done.stderr
     return done.stdout
 
@@ -46,26 +48,36 @@ async def run(argv: list[str], event: dict[str, Any], env: dict[str, str]) -> An
                                   capture_stdout=True, capture_stderr=True, check=False)  # fmt: skip
 
 
+def entry_relay(relay_name: str) -> str:
+    """The relay that entries name when ``hookd adopt`` runs with ``HOOKD_RELAY``."""
+    return PYTHON_RELAY if relay_name == "python" else relay_program.relay_path()
+
+
 def adopted_deny(
-    settings: Settings, workspace: Path, agent: str, folder: str, matcher: str
+    settings: Settings, workspace: Path, agent: str, folder: str, matcher: str, relay: str
 ) -> dict[str, Any]:
     """The relay entry ``adopt`` leaves in the agent's user settings (``~/<folder>``) for
     a PreToolUse hook that denies (``DENY``)."""
     path = Path(settings.home) / folder / "settings.json"
     write_json(path, {"hooks": {"PreToolUse": [{"matcher": matcher, "hooks": [DENY]}]}})
-    adopt(agent, settings.home, workspace, "user")
+    adopt(agent, settings.home, workspace, "user", relay)
     [entry] = json.loads(path.read_text())["hooks"]["PreToolUse"][0]["hooks"]
     return dict(entry)
 
 
 def test_the_relay_of_this_installation_is_found() -> None:
-    assert relay_program.relay_path() == RELAY
-    assert os.access(RELAY, os.X_OK)
+    """The native relay where it is installed and runs, else the console script."""
+    native = relay_program.native_relay()
+    assert relay_program.relay_path() == (native or PYTHON_RELAY)
+    assert relay_program.python_relay() == PYTHON_RELAY
+    for path in (relay_program.relay_path(), PYTHON_RELAY):
+        assert os.access(path, os.X_OK)
 
 
-async def test_claude_entry_runs_without_hookd_on_path(rpc, settings, workspace) -> None:
-    entry = adopted_deny(settings, workspace, "claude", ".claude", "Bash")
-    assert entry["command"] == f"{RELAY} claude"
+async def test_claude_entry_runs_without_hookd_on_path(relay_name, rpc, settings,
+                                                       workspace) -> None:  # fmt: skip
+    entry = adopted_deny(settings, workspace, "claude", ".claude", "Bash", relay_name)
+    assert entry["command"] == f"{entry_relay(relay_name)} claude"
 
     event = {"hook_event_name": "PreToolUse", "tool_name": "Bash", "cwd": str(workspace),
              "tool_input": {"command": "ls"}}  # fmt: skip
@@ -76,15 +88,16 @@ async def test_claude_entry_runs_without_hookd_on_path(rpc, settings, workspace)
     assert answer["permissionDecisionReason"] == "adopted-guard"
 
 
-async def test_cline_relay_file_runs_without_hookd_on_path(rpc, settings, workspace) -> None:
+async def test_cline_relay_file_runs_without_hookd_on_path(relay_name, rpc, settings,
+                                                           workspace) -> None:  # fmt: skip
     from hookd.daemon.dialects.cline.dialect import documents_folder
 
     hooks = Path(documents_folder(settings.home)) / "Cline" / "Hooks"
     write_executable(hooks / "PreToolUse",
                      "#!/bin/sh\necho '{\"cancel\": true, \"errorMessage\": \"ws no\"}'\n")  # fmt: skip
-    adopt("cline", settings.home, workspace, "user")
+    adopt("cline", settings.home, workspace, "user", relay_name)
     relay_file = (hooks / "PreToolUse").read_text()
-    assert f'exec {RELAY} cline "$0"' in relay_file
+    assert f'exec {entry_relay(relay_name)} cline "$0"' in relay_file
 
     event = {"clineVersion": "3.82.0", "hookName": "PreToolUse", "timestamp": "1",
              "taskId": "t", "workspaceRoots": [str(workspace)],
@@ -95,9 +108,11 @@ async def test_cline_relay_file_runs_without_hookd_on_path(rpc, settings, worksp
     assert json.loads(done.stdout)["cancel"] is True
 
 
-async def test_augment_entry_runs_without_hookd_on_path(rpc, settings, workspace) -> None:
-    entry = adopted_deny(settings, workspace, "augment", ".augment", "launch-process")
-    assert entry["command"] == RELAY
+async def test_augment_entry_runs_without_hookd_on_path(relay_name, rpc, settings,
+                                                        workspace) -> None:  # fmt: skip
+    entry = adopted_deny(settings, workspace, "augment", ".augment", "launch-process",
+                         relay_name)  # fmt: skip
+    assert entry["command"] == entry_relay(relay_name)
 
     event = {"hook_event_name": "PreToolUse", "tool_name": "launch-process",
              "tool_input": {"command": "ls"}, "workspace_roots": [str(workspace)]}  # fmt: skip
@@ -112,11 +127,12 @@ async def test_augment_entry_runs_without_hookd_on_path(rpc, settings, workspace
 def test_every_form_of_the_entry_is_recognised(tmp_path: Path) -> None:
     """Old bare entries, absolute paths, and quoted paths with spaces: hookd's own."""
     spaced = "/opt/my tools/bin/hookd-relay"
-    for command in ("hookd-relay claude", f"{RELAY} claude",
+    for command in ("hookd-relay claude", f"{PYTHON_RELAY} claude", f"{RELAY} claude",
                     f"{shlex.quote(spaced)} claude", spaced):  # fmt: skip
         assert relay_entries.is_relay_command(command), command
     assert not relay_entries.is_relay_command("/bin/hookd-relayer claude")
-    for line in ('exec hookd-relay cline "$0"', f'exec {RELAY} cline "$0"',
+    for line in ('exec hookd-relay cline "$0"', f'exec {PYTHON_RELAY} cline "$0"',
+                 f'exec {RELAY} cline "$0"',
                  f'exec {shlex.quote(spaced)} cline-sdk "$0"'):  # fmt: skip
         path = tmp_path / "PreToolUse"
         path.write_text(f"#!/bin/sh\n{line}\n")

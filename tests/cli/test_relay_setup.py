@@ -12,8 +12,10 @@ from typing import Any
 
 import pytest
 
+from hookd_testing.relays import ENTRY_RELAY
+
 HOOKD = [sys.executable, "-m", "hookd"]
-RELAY = str(Path(sys.executable).parent / "hookd-relay")
+RELAY = ENTRY_RELAY
 """The relay entries name this installation's hookd-relay by its path."""
 BLOCK = {"type": "command", "command": "echo no >&2; exit 2", "timeout": 5}
 ASYNC = {"type": "command", "command": "echo later", "async": True}

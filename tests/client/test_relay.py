@@ -18,7 +18,6 @@ import trio
 
 from hookd_testing import claude_settings, command, wait_until, write_json
 
-RELAY = [sys.executable, "-m", "hookd.relay", "claude"]
 EVENT = {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"}}
 
 
@@ -28,9 +27,9 @@ def relay_env(socket_path: str, home: str, **more: str) -> dict[str, str]:
 
 
 async def run_relay(
-    env: dict[str, str], event: dict[str, Any]
+    relay: list[str], env: dict[str, str], event: dict[str, Any]
 ) -> subprocess.CompletedProcess[bytes]:
-    return await trio.run_process(RELAY, stdin=json.dumps(event).encode(), env=env,
+    return await trio.run_process([*relay, "claude"], stdin=json.dumps(event).encode(), env=env,
                                   capture_stdout=True, capture_stderr=True, check=False)  # fmt: skip
 
 
@@ -38,7 +37,7 @@ def adopted(home: str) -> Path:
     return Path(home) / ".config" / "hookd" / "claude" / "settings.json"
 
 
-async def test_a_relay_fire_runs_only_the_adopted_hooks(rpc, settings, workspace) -> None:
+async def test_a_relay_fire_runs_only_the_adopted_hooks(relay, rpc, settings, workspace) -> None:
     """The agent runs its own settings hooks; the relay's fire runs the hookd-owned ones,
     so each hook runs exactly once. A direct fire runs both."""
     write_json(workspace / ".claude" / "settings.json",
@@ -47,7 +46,7 @@ async def test_a_relay_fire_runs_only_the_adopted_hooks(rpc, settings, workspace
                claude_settings("PreToolUse", command("echo adopted >&2; exit 2")))  # fmt: skip
     env = relay_env(settings.socket_path, settings.home, CLAUDE_PROJECT_DIR=str(workspace))
 
-    done = await run_relay(env, EVENT)
+    done = await run_relay(relay, env, EVENT)
 
     assert done.returncode == 0, done.stderr
     native = json.loads(done.stdout)
@@ -57,7 +56,7 @@ async def test_a_relay_fire_runs_only_the_adopted_hooks(rpc, settings, workspace
     assert direct["reason"].splitlines() == ["adopted", "agent-own"]
 
 
-async def test_the_hook_sees_the_agents_environment(rpc, settings, workspace) -> None:
+async def test_the_hook_sees_the_agents_environment(relay, rpc, settings, workspace) -> None:
     """What the agent had in its environment reaches the hook; hookd's own variables
     (here the relay's HOOKD_RELAY_ON_ERROR) do not."""
     write_json(adopted(settings.home), claude_settings("PreToolUse", command(
@@ -65,7 +64,7 @@ async def test_the_hook_sees_the_agents_environment(rpc, settings, workspace) ->
     env = relay_env(settings.socket_path, settings.home, AGENT_ONLY="from-the-agent",
                     CLAUDE_PROJECT_DIR=str(workspace), HOOKD_RELAY_ON_ERROR="continue")  # fmt: skip
 
-    done = await run_relay(env, EVENT)
+    done = await run_relay(relay, env, EVENT)
 
     reason = json.loads(done.stdout)["hookSpecificOutput"]["permissionDecisionReason"]
     assert reason == f"from-the-agent|unset|{workspace}"
@@ -84,14 +83,14 @@ async def test_hookd_never_runs_a_relay_entry(rpc, settings, workspace) -> None:
 @pytest.mark.parametrize(("policy", "code", "says"), [
     ("continue", 1, "letting the action go on"), ("block", 2, "blocking"),
 ])  # fmt: skip
-async def test_no_daemon_follows_the_failure_policy(short_dir, tmp_path, policy, code,
+async def test_no_daemon_follows_the_failure_policy(relay, short_dir, tmp_path, policy, code,
                                                     says) -> None:  # fmt: skip
     """HOOKD_NO_SPAWN=1 and nothing listening: the relay says what to do, and exits as a
     failing hook (the action goes on) or, with block, as exit 2 (it is blocked)."""
     env = relay_env(str(short_dir / "none.sock"), str(tmp_path), HOOKD_NO_SPAWN="1",
                     HOOKD_RELAY_ON_ERROR=policy)  # fmt: skip
 
-    done = await run_relay(env, EVENT)
+    done = await run_relay(relay, env, EVENT)
 
     assert done.returncode == code
     assert b"hookd is not running" in done.stderr
@@ -115,14 +114,14 @@ def cold(short_dir: Path, tmp_path: Path) -> Iterator[dict[str, str]]:
             os.kill(pid, signal.SIGKILL)
 
 
-async def test_the_relay_starts_one_daemon_from_cold(cold: dict[str, str]) -> None:
+async def test_the_relay_starts_one_daemon_from_cold(relay, cold: dict[str, str]) -> None:
     """Two relays at once with no daemon: one starts it (readiness by READY=1, a lock for
     the other), both get the adopted hook's answer."""
     async with trio.open_nursery() as nursery:
         results: list[subprocess.CompletedProcess[bytes]] = []
 
         async def one() -> None:
-            results.append(await run_relay(cold, EVENT))
+            results.append(await run_relay(relay, cold, EVENT))
 
         nursery.start_soon(one)
         nursery.start_soon(one)
@@ -162,10 +161,12 @@ def test_the_relay_finds_the_socket_where_every_client_does(monkeypatch, environ
     assert socket_path(os.environ) == default_socket_path()
 
 
-def test_help_prints_the_usage_and_exits_0() -> None:
+def test_help_prints_the_usage_and_exits_0(
+    relay,
+) -> None:
     """``--help`` is no error: exit 2 would read as a block to Claude Code."""
     for flag in ("--help", "-h"):
-        done = subprocess.run([*RELAY[:-1], flag], capture_output=True, text=True, timeout=60)
+        done = subprocess.run([*relay, flag], capture_output=True, text=True, timeout=60)
         assert done.returncode == 0, done.stderr
         assert done.stdout.startswith("usage: hookd-relay AGENT")
 
@@ -175,13 +176,13 @@ def test_help_prints_the_usage_and_exits_0() -> None:
     (["claude", "extra"], "too many arguments for claude"),
 ])  # fmt: skip
 @pytest.mark.parametrize(("policy", "code"), [("", 1), ("continue", 1), ("block", 2)])
-def test_bad_arguments_follow_the_failure_policy(tmp_path, argv, says, policy, code) -> None:
+def test_bad_arguments_follow_the_failure_policy(relay, tmp_path, argv, says, policy, code) -> None:
     """A mistyped entry is a failing hook (exit 1: the action goes on) with one line saying
     what to fix, never the usage as a block reason; HOOKD_RELAY_ON_ERROR=block blocks."""
     env = relay_env(str(tmp_path / "none.sock"), str(tmp_path), HOOKD_NO_SPAWN="1")
     if policy:
         env["HOOKD_RELAY_ON_ERROR"] = policy
-    done = subprocess.run([*RELAY[:-1], *argv], input=json.dumps(EVENT).encode(), env=env,
+    done = subprocess.run([*relay, *argv], input=json.dumps(EVENT).encode(), env=env,
                           capture_output=True, timeout=60)  # fmt: skip
 
     assert done.returncode == code
@@ -192,14 +193,14 @@ def test_bad_arguments_follow_the_failure_policy(tmp_path, argv, says, policy, c
     assert done.stdout == b""
 
 
-async def test_a_daemon_that_cannot_start_is_quoted(short_dir: Path, tmp_path: Path) -> None:
+async def test_a_daemon_that_cannot_start_is_quoted(relay, short_dir: Path, tmp_path: Path) -> None:
     """A config typo stops the auto-started daemon: the relay's one line repeats the
     daemon's own error (with the key it meant), not only "exited with code 1"."""
     config = tmp_path / "config.toml"
     config.write_text("slow_treshold_ms = 5\n")
     env = relay_env(str(short_dir / "hookd.sock"), str(tmp_path), HOOKD_CONFIG=str(config))
 
-    done = await run_relay(env, EVENT)
+    done = await run_relay(relay, env, EVENT)
 
     assert done.returncode == 1
     lines = done.stderr.decode().splitlines()
@@ -210,11 +211,12 @@ async def test_a_daemon_that_cannot_start_is_quoted(short_dir: Path, tmp_path: P
 
 
 async def test_a_daemon_the_relay_started_stops_without_a_notify_warning(
+    relay,
     cold: dict[str, str],
 ) -> None:
     """The relay listens for READY=1 only; the daemon's STOPPING=1 later finds its socket
     gone, which is no warning (a real systemd socket's failure still is)."""
-    done = await run_relay(cold, EVENT)
+    done = await run_relay(relay, cold, EVENT)
     assert done.returncode == 0, (done.stderr, _log(cold))
     stopped = await trio.run_process([sys.executable, "-m", "hookd", "shutdown"], env=cold,
                                      capture_stderr=True, check=False)  # fmt: skip
@@ -226,7 +228,7 @@ async def test_a_daemon_the_relay_started_stops_without_a_notify_warning(
     assert "STOPPING=1" not in log.read_text()
 
 
-async def test_a_hook_gone_to_the_background_under_the_relay_is_said(rpc, settings,
+async def test_a_hook_gone_to_the_background_under_the_relay_is_said(relay, rpc, settings,
                                                                      workspace) -> None:  # fmt: skip
     """``{"async": true}`` on the first line under a relay fire: the relay answers at once
     and its later answer cannot reach the agent (who would show it to the model on a
@@ -235,7 +237,7 @@ async def test_a_hook_gone_to_the_background_under_the_relay_is_said(rpc, settin
         'echo \'{"async": true}\'; echo \'{"systemMessage": "later"}\'')))  # fmt: skip
     env = relay_env(settings.socket_path, settings.home, CLAUDE_PROJECT_DIR=str(workspace))
 
-    done = await run_relay(env, {**EVENT, "session_id": "s"})
+    done = await run_relay(relay, env, {**EVENT, "session_id": "s"})
 
     assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
     audit = Path(settings.state_dir) / "audit.jsonl"

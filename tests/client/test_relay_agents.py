@@ -17,8 +17,6 @@ import trio
 
 from hookd_testing import write_executable, write_json
 
-RELAY = [sys.executable, "-m", "hookd.relay"]
-
 
 def counting(name: str, out: Path, answer: str = "", code: int = 0) -> str:
     """A hook that notes each run (and its stdin) under ``out``, then answers."""
@@ -31,16 +29,18 @@ def runs(out: Path) -> list[str]:
     return sorted(path.read_text().split()) if path.exists() else []
 
 
-def adopt(agent: str, home: str, project: Path, *scopes: str) -> None:
+def adopt(agent: str, home: str, project: Path, *scopes: str, relay: str = "native") -> None:
+    """``hookd adopt``, its entries running the ``relay`` relay (``HOOKD_RELAY``)."""
     for scope in scopes:
         done = subprocess.run([sys.executable, "-m", "hookd", "adopt", "--agent", agent,
                                "--scope", scope, "--home", home, "--project", str(project)],
-                              capture_output=True, text=True, timeout=60)  # fmt: skip
+                              capture_output=True, text=True, timeout=60,
+                              env={**os.environ, "HOOKD_RELAY": relay})  # fmt: skip
         assert done.returncode == 0, done.stderr
 
 
-async def run(argv: list[str], event: dict[str, Any], env: dict[str, str]) -> Any:
-    return await trio.run_process([*RELAY, *argv] if argv[0] != "file" else argv[1:],
+async def run(relay: list[str], argv: list[str], event: dict[str, Any], env: dict[str, str]) -> Any:
+    return await trio.run_process([*relay, *argv] if argv[0] != "file" else argv[1:],
                                   stdin=json.dumps(event).encode(), env=env,
                                   capture_stdout=True, capture_stderr=True, check=False)  # fmt: skip
 
@@ -55,7 +55,7 @@ def agent_env(settings: Any, **more: str) -> dict[str, str]:
 
 
 @pytest.fixture
-def cline_places(settings: Any, workspace: Path, tmp_path: Path) -> dict[str, Path]:
+def cline_places(relay_name, settings: Any, workspace: Path, tmp_path: Path) -> dict[str, Path]:
     """A PreToolUse hook in the global folder and one in the workspace's, adopted."""
     from hookd.daemon.dialects.cline.dialect import documents_folder
 
@@ -68,7 +68,7 @@ def cline_places(settings: Any, workspace: Path, tmp_path: Path) -> dict[str, Pa
     write_executable(folders["workspace"] / "PreToolUse",
                      counting("workspace", out, '{"cancel": true, "errorMessage": "ws no"}'))  # fmt: skip
     write_executable(folders["workspace"] / "PreToolUse.sh", counting("sdk-only", out))
-    adopt("cline", settings.home, workspace, "user", "project")
+    adopt("cline", settings.home, workspace, "user", "project", relay=relay_name)
     return {"out": out, **folders}
 
 
@@ -79,7 +79,7 @@ def cline_event(workspace: Path, hook_name: str = "PreToolUse") -> dict[str, Any
 
 
 async def test_each_cline_relay_file_runs_its_own_folders_hooks(
-    rpc, settings, workspace, cline_places
+    relay, rpc, settings, workspace, cline_places
 ) -> None:
     """The agent runs the global folder's relay file and the workspace's: each relay
     fire runs that folder's adopted hook, so each hook runs once, and each relay answers
@@ -87,7 +87,7 @@ async def test_each_cline_relay_file_runs_its_own_folders_hooks(
     env = agent_env(settings)
     event = cline_event(workspace)
 
-    answers = [await run(["file", str(cline_places[f] / "PreToolUse")], event, env)
+    answers = [await run(relay, ["file", str(cline_places[f] / "PreToolUse")], event, env)
                for f in ("global", "workspace")]  # fmt: skip
 
     assert [a.returncode for a in answers] == [0, 0]
@@ -109,14 +109,14 @@ async def test_a_direct_fire_runs_the_adopted_hooks_and_no_relay_file(
 
 
 async def test_the_sdk_running_the_same_relay_file_gets_the_sdks_hooks(
-    rpc, settings, workspace, cline_places
+    relay, rpc, settings, workspace, cline_places
 ) -> None:
     """Both runners read .clinerules/hooks: the SDK runs the relay file too (its event
     names itself tool_call), and the relay fires the SDK's hooks of that folder (the
     SDK's rules: PreToolUse and PreToolUse.sh), answering in the SDK's words."""
     event = {**cline_event(workspace, "tool_call"), "tool_call": {"name": "run_commands"}}
 
-    done = await run(["file", str(cline_places["workspace"] / "PreToolUse")], event,
+    done = await run(relay, ["file", str(cline_places["workspace"] / "PreToolUse")], event,
                      agent_env(settings))  # fmt: skip
 
     assert done.returncode == 0, done.stderr
@@ -124,16 +124,18 @@ async def test_the_sdk_running_the_same_relay_file_gets_the_sdks_hooks(
     assert runs(cline_places["out"]) == ["sdk-only", "workspace"]
 
 
-async def test_a_failing_cline_hook_fails_the_relay(rpc, settings, workspace, tmp_path) -> None:
+async def test_a_failing_cline_hook_fails_the_relay(
+    relay, relay_name, rpc, settings, workspace, tmp_path
+) -> None:
     """cline 2.18.0 drops every answer of an event when one hook fails: the relay exits
     1, so the agent drops its other hooks' answers too."""
     out = tmp_path / "out"
     out.mkdir()
     hooks = workspace / ".clinerules" / "hooks"
     write_executable(hooks / "PreToolUse", counting("broken", out, code=3))
-    adopt("cline", settings.home, workspace, "project")
+    adopt("cline", settings.home, workspace, "project", relay=relay_name)
 
-    done = await run(["file", str(hooks / "PreToolUse")], cline_event(workspace),
+    done = await run(relay, ["file", str(hooks / "PreToolUse")], cline_event(workspace),
                      agent_env(settings))  # fmt: skip
 
     assert done.returncode == 1
@@ -145,7 +147,7 @@ async def test_a_failing_cline_hook_fails_the_relay(rpc, settings, workspace, tm
 
 
 async def test_an_augment_relay_group_runs_its_matchers_adopted_hooks(
-    rpc, settings, workspace, tmp_path
+    relay, relay_name, rpc, settings, workspace, tmp_path
 ) -> None:
     """Two matchers adopted: the relay of each runs that matcher's hooks only; a command
     auggie still runs itself is not run again; the private field the agent's own group
@@ -159,14 +161,14 @@ async def test_an_augment_relay_group_runs_its_matchers_adopted_hooks(
         {"matcher": "launch-process", "hooks": [{"type": "command", "command": str(scripts["launch"])},
                                                 {"type": "command", "command": str(scripts["shared"])}]},
         {"matcher": "view", "hooks": [{"type": "command", "command": str(scripts["view"])}]}]}})  # fmt: skip
-    adopt("augment", settings.home, workspace, "project")
+    adopt("augment", settings.home, workspace, "project", relay=relay_name)
     write_json(Path(settings.home) / ".augment" / "settings.json", {"hooks": {"PreToolUse": [
         {"matcher": "launch-process", "metadata": {"includeUserContext": True},
          "hooks": [{"type": "command", "command": str(scripts["shared"])}]}]}})  # fmt: skip
     event = {"hook_event_name": "PreToolUse", "tool_name": "launch-process", "context": "ctx",
              "workspace_roots": [str(workspace)], "tool_input": {"command": "ls"}}  # fmt: skip
 
-    done = await run(["augment", "launch-process"], event, agent_env(settings))
+    done = await run(relay, ["augment", "launch-process"], event, agent_env(settings))
 
     assert done.returncode == 0, done.stderr
     assert runs(out) == ["launch"]  # not view's; not shared, which auggie runs itself
@@ -177,7 +179,7 @@ async def test_an_augment_relay_group_runs_its_matchers_adopted_hooks(
 
 
 async def test_a_direct_augment_fire_runs_the_adopted_hooks_and_no_relay_group(
-    rpc, settings, workspace, tmp_path
+    relay_name, rpc, settings, workspace, tmp_path
 ) -> None:
     """After adopt, auggie's settings file holds the relay group only: a fire that is not
     the relay's runs the adopted hook once and never the relay (it would call itself)."""
@@ -186,7 +188,7 @@ async def test_a_direct_augment_fire_runs_the_adopted_hooks_and_no_relay_group(
     script = write_executable(tmp_path / "a.sh", counting("a", out))
     write_json(workspace / ".augment" / "settings.json", {"hooks": {"PreToolUse": [
         {"matcher": ".*", "hooks": [{"type": "command", "command": str(script)}]}]}})  # fmt: skip
-    adopt("augment", settings.home, workspace, "project")
+    adopt("augment", settings.home, workspace, "project", relay=relay_name)
     event = {"tool_name": "launch-process", "tool_input": {}}
 
     result = await rpc.fire("augment", "PreToolUse", [str(workspace)], event)
@@ -205,7 +207,7 @@ async def test_a_direct_augment_fire_runs_the_adopted_hooks_and_no_relay_group(
     ("augment", "continue", 1, None), ("augment", "block", 2, None),
 ])  # fmt: skip
 async def test_no_daemon_answers_as_a_failing_or_blocking_hook_of_that_agent(
-    short_dir, tmp_path, agent, policy, code, answer
+    relay, short_dir, tmp_path, agent, policy, code, answer
 ) -> None:
     """Each agent's failing hook lets the action go on (exit 1); block is exit 2 where
     the agent blocks on it, a cancel answer where only JSON blocks (Cline). The Cline
@@ -218,7 +220,7 @@ async def test_no_daemon_answers_as_a_failing_or_blocking_hook_of_that_agent(
     event = {"hook_event_name": "PreToolUse", "hookName": name, "cwd": str(tmp_path)}
     entry = [str(tmp_path / "PreToolUse")] if agent.startswith("cline") else []
 
-    done = await run([agent, *entry], event, env)
+    done = await run(relay, [agent, *entry], event, env)
 
     assert done.returncode == code
     line = done.stderr.decode().strip()

@@ -16,7 +16,7 @@ from hookd import _relay_table
 from hookd.daemon.all_dialects import INTEGRATIONS
 from hookd.daemon.dialects.integration import exit_code_failing
 from hookd.daemon.model import Dialect
-from hookd.daemon.relay_table import render
+from hookd.daemon.relay_table import render, render_c
 from hookd.relay import failure_message, unreachable_answer
 
 REPO = Path(__file__).resolve().parents[2]
@@ -25,6 +25,12 @@ REPO = Path(__file__).resolve().parents[2]
 def test_the_table_is_the_one_the_agents_packages_generate() -> None:
     """``python scripts/regenerate.py`` has been run since an agent's relay facts changed."""
     assert Path(_relay_table.__file__).read_text() == render()
+
+
+def test_the_native_relays_table_is_the_same_one() -> None:
+    """The native relay's header is generated from the same table, with the Python
+    relay's words and bounds (``relay.c`` has no text of its own to drift)."""
+    assert (REPO / "client/python/native/relay_table.h").read_text() == render_c()
 
 
 def test_regenerate_check_finds_nothing_stale() -> None:

@@ -29,6 +29,17 @@ import trio
 
 from agents.codex.cases import CASES, NO_MATCHER, Case, Hook
 from agents.harness.ahead import Ahead, jobs, selected_cases, trio_side
+from agents.harness.recorded import (
+    alive_children,
+    first_stdin,
+    hook_runs,
+    hook_script,
+    jsonl,
+    most_at_once,
+    ran_on_the_event,
+    records,
+    same_out,
+)
 from agents.harness.scripted import TAG
 from hookd.daemon.app import serve
 from hookd.daemon.settings import Settings
@@ -84,44 +95,6 @@ no analytics (the namespace has no network anyway)."""
 
 
 # -- the case's files ------------------------------------------------------------------
-
-
-def _script(hook: Hook) -> str:
-    """The hook: it records what it was given (stdin, arguments, the variables of
-    ``ENV_SEEN``, its working directory) under a run number taken with an atomic
-    ``mkdir`` (copies of one script may run at once), logs when it starts and ends, then
-    answers as the case says (only on its first run unless ``every_run``)."""
-    out = f'"$HOOK_OUT/{hook.name}'
-    lines = [
-        "#!/bin/sh",
-        f'n=0; until mkdir {out}.run.$n" 2>/dev/null; do n=$((n+1)); done',
-        f'echo "start {hook.name}" >> "$HOOK_OUT/order.log"',
-        f'cat > {out}.stdin.$n"',
-        f'printf "%s\\n" "$@" > {out}.args.$n"',
-        f"env | grep -E '{ENV_SEEN}' | sort > {out}.env.$n\"",
-        f'pwd > {out}.cwd.$n"',
-    ]
-    if hook.child:
-        lines.append(f"sh -c {_sh(hook.child)} </dev/null >/dev/null 2>&1 &")
-        lines.append(f'echo $! > {out}.child.$n"')
-    if not hook.every_run:
-        lines.append(
-            f'[ "$n" -gt 0 ] && {{ echo "end {hook.name}" >> "$HOOK_OUT/order.log"; exit 0; }}'
-        )
-    if hook.sleep:
-        lines.append(f"sleep {hook.sleep}")
-    lines += [
-        f'echo "end {hook.name}" >> "$HOOK_OUT/order.log"',
-        f"printf '%s' {_sh(hook.stdout)}",
-        f"printf '%s' {_sh(hook.stderr)} >&2",
-        f': > {out}.done.$n"',
-        f"exit {hook.exit}",
-    ]
-    return "\n".join(lines) + "\n"
-
-
-def _sh(text: str) -> str:
-    return "'" + text.replace("'", "'\\''") + "'"
 
 
 def _places(root: Path, case: Case) -> dict[str, Path]:
@@ -198,7 +171,7 @@ def _declared(case: Case, places: dict[str, Path]) -> dict[str, dict[str, list[d
         for folder in folders:
             folder.mkdir(parents=True, exist_ok=True)
             script = folder / f"{hook.name}.sh"
-            script.write_text(_fill(_script(hook), places))
+            script.write_text(_fill(hook_script(hook, ENV_SEEN), places))
             script.chmod(0o755)
         for layer in hook.layers:
             group: dict[str, Any] = {"hooks": [_handler(case, hook, places, layer)]}
@@ -405,28 +378,16 @@ async def run_agent(
     return observe(case, places)
 
 
-def _jsonl(path: Path) -> list[dict[str, Any]]:
-    if not path.exists():
-        return []
-    found = []
-    for line in path.read_text(errors="replace").splitlines():
-        try:
-            found.append(json.loads(line))
-        except ValueError:
-            continue
-    return found
-
-
 def observe(case: Case, places: dict[str, Path]) -> dict[str, Any]:
     """What the agent did, from the app-server's messages, the model's requests, the
     marker files and the hooks' own records."""
-    messages = _jsonl(places["run"] / "appserver.jsonl")
+    messages = jsonl(places["run"] / "appserver.jsonl")
     listed: list[dict[str, Any]] = next((m["result"]["data"] for m in messages
                    if isinstance(m.get("result"), dict) and "data" in m["result"]
                    and m["result"]["data"] and "hooks" in m["result"]["data"][0]), [])  # fmt: skip
     hooks = [hook for entry in listed for hook in entry["hooks"]]
     tagged: dict[str, list[dict[str, Any]]] = {}
-    for request in _jsonl(places["run"] / "requests.jsonl"):
+    for request in jsonl(places["run"] / "requests.jsonl"):
         found = TAG.search(json.dumps(request.get("input", [])))
         if found:
             tagged.setdefault(found.group(1), []).append(request)
@@ -505,30 +466,6 @@ def later_prompts(requests: list[dict[str, Any]]) -> list[str]:
     return found
 
 
-def _alive_children(folder: Path) -> list[str]:
-    """The background children hooks left (``<hook>.child.<n>``: their pids) that still
-    run: a timeout must have killed the hook's whole process group."""
-    alive = []
-    for path in folder.glob("*.child.*"):
-        stat = Path(f"/proc/{path.read_text().strip()}/stat")
-        try:
-            state = stat.read_text().rsplit(")", 1)[1].split()[0]
-        except (OSError, IndexError):
-            continue
-        if state != "Z":
-            alive.append(path.name)
-    return sorted(alive)
-
-
-def hook_runs(folder: Path) -> dict[str, int]:
-    """How often each hook ran (its ``<hook>.stdin.<n>`` records)."""
-    counts: dict[str, int] = {}
-    for path in folder.glob("*.stdin.*"):
-        name = path.name.partition(".stdin.")[0]
-        counts[name] = counts.get(name, 0) + 1
-    return counts
-
-
 def _matched(seen: list[str], expected: tuple[str, ...], places: dict[str, Path]) -> list[str]:
     """``seen``, with each text that an expected ``re:`` pattern (in the same place)
     matches replaced by that pattern, so that the two lists compare equal."""
@@ -576,7 +513,7 @@ def assert_does(case: Case, places: dict[str, Path], agent: dict[str, Any]) -> N
     check("hook runs", {name: seen_counts.get(name, 0) for name in counts}, counts)
     finished = {path.name.partition(".done.")[0] for path in places["agent"].glob("*.done.0")}
     check("hooks killed at their timeout", sorted(set(seen_counts) - finished), sorted(does.killed))
-    check("children left running", _alive_children(places["agent"]), [])
+    check("children left running", alive_children(places["agent"]), [])
     config = (places["codex"] / "config.toml").read_text()
     for text in _fill(list(does.config_has), places):
         check("config.toml holds", text in config, True)
@@ -610,16 +547,6 @@ def assert_does(case: Case, places: dict[str, Path], agent: dict[str, Any]) -> N
 # -- hookd's side ----------------------------------------------------------------------
 
 
-def _first_stdin(case: Case, folder: Path) -> bytes | None:
-    """The payload one of the case's hooks on its event was given first."""
-    for hook in case.hooks:
-        if (hook.event or case.event) == case.event:
-            path = folder / f"{hook.name}.stdin.0"
-            if path.exists():
-                return path.read_bytes()
-    return None
-
-
 def project_of(cwd: Path) -> str:
     """The session's project as Codex finds it (what a client fires hookd for): the
     nearest folder holding ``.git`` (its default root marker), else the folder itself."""
@@ -630,7 +557,7 @@ def project_of(cwd: Path) -> str:
 
 
 async def fire_hookd(case: Case, places: dict[str, Path], settings: Settings) -> dict[str, Any]:
-    raw = _first_stdin(case, places["agent"])
+    raw = first_stdin(case, places["agent"])
     assert raw is not None, "no hook of the case's event ran in the agent: no payload for hookd"
     env = {"PATH": os.environ["PATH"], "HOME": str(places["home"]), "LANG": "C.UTF-8",
            "SHELL": "/bin/sh", "TMPDIR": str(places["tmp"]), "FAKE_KEY": "dummy",
@@ -661,32 +588,6 @@ async def _async_results(rpc: RpcClient, result: dict[str, Any]) -> list[dict[st
             if isinstance(message, dict) and "method" in message:
                 rpc.notifications.append(message)
     return [n["params"] for n in rpc.notifications if n["method"] == "hook/asyncResult"]
-
-
-def _records(folder: Path, hooks: set[str]) -> dict[str, bytes]:
-    """Each run 0's records (stdin, args, env, cwd) of ``hooks``, by file name."""
-    return {path.name: path.read_bytes() for path in sorted(folder.iterdir())
-            if path.name.partition(".")[0] in hooks
-            and re.search(r"\.(stdin|args|env|cwd)\.0$", path.name)}  # fmt: skip
-
-
-def _same_out(name: str, mine: dict[str, bytes], my_out: Path, theirs: dict[str, bytes],
-              their_out: Path) -> tuple[bytes, bytes]:  # fmt: skip
-    """A record of both runs, each's own ``HOOK_OUT`` folder written ``OUT`` (the stdin is
-    compared as it is: hookd was given the agent's payload)."""
-    a, b = mine.get(name, b""), theirs.get(name, b"")
-    if ".stdin." in name:
-        return a, b
-    return a.replace(str(my_out).encode(), b"OUT"), b.replace(str(their_out).encode(), b"OUT")
-
-
-def _most_at_once(log: Path) -> int:
-    """The most hooks that were running at the same time (from their start/end lines)."""
-    running = most = 0
-    for line in log.read_text().splitlines() if log.exists() else []:
-        running += 1 if line.startswith("start ") else -1
-        most = max(most, running)
-    return most
 
 
 FIRST_REASON_EVENTS = ("PreToolUse", "PermissionRequest", "UserPromptSubmit")
@@ -734,7 +635,7 @@ def compare(case: Case, places: dict[str, Path], agent: dict[str, Any],
             problems.append(f"{what}: the agent {agent_did!r}, hookd {hookd_says!r}")
 
     event = case.event
-    names = _agent_ran(case, places)
+    names = ran_on_the_event(case, places["agent"])
     counts = _fire_runs(case, places["agent"])
     if case.differs:  # hookd runs other hooks than Codex, by design (the case says which)
         counts = {n: c for n, c in counts.items() if n not in case.hookd_not}
@@ -745,19 +646,19 @@ def compare(case: Case, places: dict[str, Path], agent: dict[str, Any],
         if case.hookd_blocks:
             check("hookd blocks (never ran)", True, hookd["blocked"] and hookd["action"] == "block")
         names -= set(case.hookd_also)  # what the others were given, not what these answered
-        agent_records = _records(places["agent"], names)
-        hookd_records = _records(places["hookd"], names)
+        agent_records = records(places["agent"], names)
+        hookd_records = records(places["hookd"], names)
         check("what each hook both ran was given", agent_records.keys(), hookd_records.keys())
         for name in agent_records:
-            check(name, *_same_out(name, agent_records, places["agent"], hookd_records,
+            check(name, *same_out(name, agent_records, places["agent"], hookd_records,
                                    places["hookd"]))  # fmt: skip
         return problems
     agent_records, hookd_records = (
-        _records(places["agent"], names),
-        _records(places["hookd"], names),
+        records(places["agent"], names),
+        records(places["hookd"], names),
     )
     for name in sorted(set(agent_records) | set(hookd_records)):
-        mine, theirs = _same_out(
+        mine, theirs = same_out(
             name, agent_records, places["agent"], hookd_records, places["hookd"]
         )
         if mine != theirs:
@@ -765,10 +666,10 @@ def compare(case: Case, places: dict[str, Path], agent: dict[str, Any],
     killed = {n for n in names if not (places["agent"] / f"{n}.done.0").exists()}
     timed_out = {_hook_name(h["command"]) for h in hookd["hooks"] if h["timedOut"]}
     check("hooks killed at their timeout", sorted(killed), sorted(timed_out))
-    check("children left running", _alive_children(places["hookd"]), [])
+    check("children left running", alive_children(places["hookd"]), [])
     if names and all(hook.sleep for hook in case.hooks if hook.name in names):
-        check("most hooks at once", _most_at_once(places["agent"] / "order.log"),
-              _most_at_once(places["hookd"] / "order.log"))  # fmt: skip
+        check("most hooks at once", most_at_once(places["agent"] / "order.log"),
+              most_at_once(places["hookd"] / "order.log"))  # fmt: skip
 
     reported = case.mode == "app-server" and event not in UNREPORTED_EVENTS and not any(
         hook.fields.get("async") for hook in case.hooks)  # fmt: skip
@@ -820,7 +721,7 @@ def _compare_effects(case: Case, places: dict[str, Path], agent: dict[str, Any],
         if agent["rewritten"]:
             check("the rewrite", True, "rewritten" in json.dumps(hookd["updatedInput"]))
     if event == "PreToolUse" and hookd["blocked"] and outputs:
-        command = json.loads(_first_stdin(case, places["agent"]) or b"{}")["tool_input"]["command"]
+        command = json.loads(first_stdin(case, places["agent"]) or b"{}")["tool_input"]["command"]
         check("the model was sent", outputs[0],
               f"Command blocked by PreToolUse hook: {reason}. Command: {command}")  # fmt: skip
     if event == "PermissionRequest":
@@ -856,20 +757,13 @@ def _compare_effects(case: Case, places: dict[str, Path], agent: dict[str, Any],
 def _fire_runs(case: Case, folder: Path) -> dict[str, int]:
     """How often each hook ran with the payload hookd was fired with (the agent may fire
     the event again later: a second model request, a Stop after a Stop block)."""
-    payload = _first_stdin(case, folder)
+    payload = first_stdin(case, folder)
     counts: dict[str, int] = {}
     for path in folder.glob("*.stdin.*"):
         if path.read_bytes() == payload:
             name = path.name.partition(".stdin.")[0]
             counts[name] = counts.get(name, 0) + 1
     return counts
-
-
-def _agent_ran(case: Case, places: dict[str, Path]) -> set[str]:
-    """The hooks of the case's event that ran in the agent."""
-    return {name for name in hook_runs(places["agent"])
-            if any(h.name == name and (h.event or case.event) == case.event
-                   for h in case.hooks)}  # fmt: skip
 
 
 def _hook_name(command: str) -> str:

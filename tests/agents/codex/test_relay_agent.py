@@ -96,7 +96,7 @@ def _steady(output: str) -> str:
     return re.sub(r"^Wall time: [\d.]+ seconds$", "Wall time: T seconds", output, flags=re.M)
 
 
-def _records(folder: Path, run: str) -> dict[str, list[str]]:
+def records(folder: Path, run: str) -> dict[str, list[str]]:
     """Each hook run's arguments, variables and folder, the run's folder name replaced."""
     return {path.name: path.read_text().replace(f"/{run}/", "/RUN/").splitlines()
             for path in sorted(folder.iterdir())
@@ -126,7 +126,7 @@ async def test_the_agent_does_the_same_through_the_relay(
     assert given(places["agent"], "relayed", VOLATILE) == given(
         plain_places["agent"], "plain", VOLATILE
     )
-    assert _records(places["agent"], "relayed") == _records(plain_places["agent"], "plain")
+    assert records(places["agent"], "relayed") == records(plain_places["agent"], "plain")
 
 
 async def test_adopt_after_the_user_reviewed_the_hooks(

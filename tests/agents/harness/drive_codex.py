@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import IO, Any
 
 sys.path.insert(0, str(Path(__file__).parent))
+from etc_overlay import overlay_etc
 from fake_responses import new_script, serve
 from scripted import start_backend
 
@@ -218,20 +219,10 @@ def _exec(run: dict[str, Any], env: dict[str, str], case_dir: Path, deadline: fl
     return done.returncode
 
 
-def _overlay_etc(etc: str) -> None:
-    """Show the case's ``etc`` folder over ``/etc`` (Codex's system and managed files live
-    in ``/etc/codex``), in this process's own mount namespace only: refused unless the
-    driver was started in one (``unshare -m``), so the machine's ``/etc`` is never touched."""
-    if os.readlink("/proc/self/ns/mnt") == os.readlink(f"/proc/{os.getppid()}/ns/mnt"):
-        raise SystemExit("the driver must run in its own mount namespace to show /etc/codex")
-    subprocess.run(["mount", "-t", "overlay", "overlay", "-o", f"lowerdir={etc}:/etc", "/etc"],
-                   check=True)  # fmt: skip
-
-
 def main(case_dir: Path) -> None:
     run = json.loads((case_dir / "run.json").read_text())
     if run.get("etc"):
-        _overlay_etc(run["etc"])
+        overlay_etc(run["etc"])  # Codex's system and managed files live in /etc/codex
     script = new_script(run["turns"], str(case_dir / "requests.jsonl"))
     start_backend(partial(serve, port=run["port"]), script, str(case_dir / "api.port"),
                   "fake Responses API")  # fmt: skip

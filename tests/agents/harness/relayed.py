@@ -19,6 +19,7 @@ import trio
 from hookd.daemon.app import serve
 from hookd.daemon.settings import Settings
 from hookd_testing import RpcClient
+from hookd_testing.relays import ENTRY_RELAY
 
 
 async def adopt(agent: str, places: dict[str, Path], *scopes: str) -> str:
@@ -32,7 +33,10 @@ async def adopt(agent: str, places: dict[str, Path], *scopes: str) -> str:
         )  # fmt: skip
         assert done.returncode == 0, done.stderr
         said.append(done.stdout.decode())
-    return "".join(said)
+    text = "".join(said)
+    # the entries run this installation's relay: the native one where it is installed
+    assert "the relay entries run" not in text or f"relay {ENTRY_RELAY}" in text, text
+    return text
 
 
 @asynccontextmanager

@@ -29,6 +29,8 @@ from .dialects.codex import dialect as codex
 from .dialects.codex import integration as codex_integration
 from .dialects.copilot import dialect as copilot
 from .dialects.copilot import integration as copilot_integration
+from .dialects.gemini import dialect as gemini
+from .dialects.gemini import integration as gemini_integration
 from .dialects.integration import IntegrationModule
 from .model import Dialect
 
@@ -47,6 +49,7 @@ AGENT_PACKAGES: Mapping[Dialect, AgentPackage] = {
     Dialect.CLINE_SDK: AgentPackage(cline_sdk, cline_sdk_integration),
     Dialect.AUGMENT: AgentPackage(augment, augment_integration),
     Dialect.CODEX: AgentPackage(codex, codex_integration),
+    Dialect.GEMINI: AgentPackage(gemini, gemini_integration),
     Dialect.COPILOT: AgentPackage(copilot, copilot_integration),
 }
 

@@ -25,6 +25,7 @@ class Dialect(enum.StrEnum):
     CLINE_SDK = "cline-sdk"
     AUGMENT = "augment"
     CODEX = "codex"
+    GEMINI = "gemini"
     COPILOT = "copilot"
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shlex
 import sys
 from typing import Any
 
@@ -145,6 +146,9 @@ def run_status(args: argparse.Namespace) -> int:
         sys.stdout.write("\n")
         return 0
     print(render_status(status))
+    from .relay_program import describe, relay_path
+
+    print(f"relay      entries written now run {describe(relay_path())}")
     return 0
 
 
@@ -255,12 +259,34 @@ def run_hooks(args: argparse.Namespace) -> int:
         if hook["command"] != hook["source"]:
             print(f"{'':<44}$ {hook['command']}")
         if hook.get("relay"):
-            print(f"{'':<44}(relay entry, not run by hookd)")
+            print(f"{'':<44}(relay entry, not run by hookd){_relay_named(hook)}")
     for error in listing["errors"]:
         print(f"ERROR [{error['dialect']}] {error['error']}", file=sys.stderr)
     if not listing["hooks"]:
         print("no hooks registered", file=sys.stderr)
     return 0
+
+
+def _relay_named(hook: dict[str, Any]) -> str:
+    """Which relay program a relay entry runs (native, python, missing), when its
+    command names one by path (a Cline relay file: the path on its ``exec`` line)."""
+    from .relay_program import relay_kind
+
+    command = hook["command"]
+    if hook["command"] == hook["source"]:  # a relay file: the program it execs
+        try:
+            with open(hook["source"], encoding="utf-8", errors="replace") as file:
+                lines = [line.strip() for line in file]
+        except OSError:
+            return ""
+        runs = [line for line in lines if "hookd-relay" in line and not line.startswith("#")]
+        command = runs[0].removeprefix("exec ") if runs else ""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return ""
+    program = next((w for w in words if os.path.basename(w) == "hookd-relay"), None)
+    return f" runs the {relay_kind(program)} relay" if program else ""
 
 
 def run_shutdown(args: argparse.Namespace) -> int:

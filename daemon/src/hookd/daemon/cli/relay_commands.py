@@ -58,6 +58,8 @@ def run(args: argparse.Namespace) -> int:
     if action in ("adopt", "install") and (plan.steps or plan.writes):
         for warning in relay_program.warnings(options.relay):
             print(f"hookd: warning: {warning}", file=sys.stderr)
+        if not http:
+            plan.notes.append(f"the relay entries run {relay_program.describe(options.relay)}")
     if action == "unadopt" and args.scope != "user" and (plan.steps or _changes(plan)):
         plan.notes.append(f"the project's hook files changed: run 'hookd allow {project}' "
                           "so that hookd runs its hooks again on a direct fire ('hookd "

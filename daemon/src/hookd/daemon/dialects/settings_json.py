@@ -129,3 +129,18 @@ def number_field(handler: Mapping[str, Any], name: str, default: float) -> float
     if not is_positive_finite(value):
         raise ValueError(f'"{name}" must be a positive finite number, not {value!r}')
     return float(value)
+
+
+def read_text(path: str) -> str | Loaded | None:
+    """A hook file's text; None when there is none; a ``Loaded`` error when it cannot be
+    read (a file that is no UTF-8 text too: no hooks from it)."""
+    try:
+        return read_regular_file(path).decode("utf-8")
+    except FileNotFoundError:
+        return None
+    except HookdLimitReached:
+        raise  # hookd's own limit: the registry says "never ran"
+    except UnreadableFile as exc:
+        return Loaded(error=str(exc), unreadable=True)
+    except UnicodeDecodeError as exc:
+        return Loaded(error=f"{path}: not UTF-8 text ({exc.reason})", unreadable=True)

@@ -28,7 +28,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...model import HookSpec, Loaded, Source
-from ...safe_read import HookdLimitReached, UnreadableFile, read_regular_file
+from ..settings_json import read_text
 from .events import (
     CONTEXT_EVENTS,
     DEFAULT_TIMEOUT_S,
@@ -55,7 +55,7 @@ class FileSkipped(ValueError):
 
 def load_hooks_json(source: Source) -> Loaded:
     """One ``hooks.json`` source."""
-    raw = _read(source.path)
+    raw = read_text(source.path)
     if raw is None:
         return Loaded()
     if isinstance(raw, Loaded):
@@ -81,7 +81,7 @@ def load_config_toml(source: Source) -> Loaded:
     """One ``config.toml`` (or the managed ``requirements.toml``) source: its ``[hooks]``
     events, its ``hooks.state`` (the user's switches) in ``Loaded.settings["state"]``,
     and ``allow_managed_hooks_only``."""
-    raw = _read(source.path)
+    raw = read_text(source.path)
     if raw is None:
         return Loaded()
     if isinstance(raw, Loaded):
@@ -290,20 +290,6 @@ def _regex_error(matcher: str) -> str:
     except re.error as exc:
         return f"regex parse error: {exc}"
     return "regex parse error"
-
-
-def _read(path: str) -> str | Loaded | None:
-    """The file's text; None when there is none; a ``Loaded`` error when unreadable."""
-    try:
-        return read_regular_file(path).decode("utf-8")
-    except FileNotFoundError:
-        return None
-    except HookdLimitReached:
-        raise  # hookd's own limit: the registry says "never ran"
-    except UnreadableFile as exc:
-        return Loaded(error=str(exc), unreadable=True)
-    except UnicodeDecodeError as exc:
-        return _skipped(f"{path}: not UTF-8 text ({exc.reason})")
 
 
 def _skipped(why: str) -> Loaded:
