@@ -13,9 +13,10 @@ from typing import Any
 import trio
 
 from hookd_testing import write_json
+from hookd_testing.relays import ENTRY_RELAY
 
 HOOKD = [sys.executable, "-m", "hookd"]
-RELAY = str(Path(sys.executable).parent / "hookd-relay")
+RELAY = ENTRY_RELAY
 GUARD = {"type": "command", "bash": "echo '{\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"no\"}'",
          "timeoutSec": 5}  # fmt: skip
 WEB = {"type": "http", "url": "https://example.invalid/hook"}
