@@ -690,7 +690,7 @@ CASES: tuple[Case, ...] = (
         event="sessionEnd",
     ),
     Case(
-        "upt-modified",
+        "upt-payload",
         "userPromptTransformed: its payload (§3.2)",
         (H("a"),),
         Does(),
