@@ -13,9 +13,10 @@ from typing import Any
 import trio
 
 from hookd_testing import write_json
+from hookd_testing.relays import ENTRY_RELAY
 
 HOOKD = [sys.executable, "-m", "hookd"]
-RELAY = str(Path(sys.executable).parent / "hookd-relay")
+RELAY = ENTRY_RELAY
 GUARD = {"type": "command", "name": "guard", "command": "echo no >&2; exit 2", "timeout": 5000}
 RUNTIME = {"type": "runtime", "name": "in-process"}
 SETTINGS = {"security": {"auth": {"selectedType": "gemini-api-key"}},
