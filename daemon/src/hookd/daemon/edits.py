@@ -143,8 +143,9 @@ def without_relay(
     return kept
 
 
-def read_settings(path: str) -> tuple[dict[str, Any], str | None]:
-    """A JSON settings file (``{}`` when missing) and its text (None when missing)."""
+def read_settings(path: str, *, bom: bool = False) -> tuple[dict[str, Any], str | None]:
+    """A JSON settings file (``{}`` when missing) and its text (None when missing); ``bom``:
+    the agent reads a file that starts with a byte-order mark, so hookd must too."""
     try:
         with open(path, encoding="utf-8") as file:
             text = file.read()
@@ -153,7 +154,7 @@ def read_settings(path: str) -> tuple[dict[str, Any], str | None]:
     except OSError as exc:
         raise UserError(f"cannot read {path}: {exc.strerror}") from None
     try:
-        data = json.loads(text) if text.strip() else {}
+        data = json.loads(text.lstrip("\ufeff") if bom else text) if text.strip() else {}
     except ValueError as exc:
         raise UserError(f"{path} is not valid JSON ({exc}); fix it first (hookd changes nothing "
                         "in a file it cannot read)") from None  # fmt: skip

@@ -27,7 +27,7 @@ from typing import Any
 
 from hookd.protocol import FireResult
 
-from ...edits import Plan, Remove, not_relayed, nothing_adopted
+from ...edits import Plan, Remove, not_relayed, nothing_adopted, read_settings
 from ...errors import UserError
 from ...model import Dialect, FireRequest
 from ..codex import integration as codex_integration
@@ -114,19 +114,8 @@ def _user_folder(home: str, environ: Mapping[str, str]) -> str:
 
 
 def _read(path: str) -> tuple[dict[str, Any], str | None]:
-    try:
-        with open(path, encoding="utf-8") as file:
-            text = file.read()
-    except FileNotFoundError:
-        return {}, None
-    except OSError as exc:
-        raise UserError(f"cannot read {path}: {exc.strerror}") from None
-    try:
-        data = json.loads(text.lstrip("\ufeff")) if text.strip() else {}
-    except ValueError as exc:
-        raise UserError(f"{path} is not valid JSON ({exc}); fix it first (hookd changes nothing "
-                        "in a file it cannot read)") from None  # fmt: skip
-    if not isinstance(data, dict) or not isinstance(data.get("hooks", {}), dict):
+    data, text = read_settings(path, bom=True)
+    if not isinstance(data.get("hooks", {}), dict):
         raise UserError(f'{path}: not a Copilot hook file (an object whose "hooks" is an '
                         "object); fix it first")  # fmt: skip
     return data, text
