@@ -112,3 +112,27 @@ def test_the_caller_is_not_named_in_tails_without_credentials() -> None:
     secrets = secret_values([{"GITHUB_TOKEN": "ghp_abcdefgh12", "PASS": "1", "HOME": "/h/x"}])
     assert secrets == {"ghp_abcdefgh12": "GITHUB_TOKEN"}
     assert scrub("x ghp_abcdefgh12 /h/x 1", secrets) == "x [scrubbed: GITHUB_TOKEN] /h/x 1"
+
+
+def test_a_settings_file_with_an_error_says_what_of_it_runs(served, workspace) -> None:
+    """The warning says what actually runs (issue 28): the handlers that loaded when the
+    file parsed; the hooks from before the error when it no longer parses; else none."""
+    path, _ = served
+    settings = workspace / ".claude" / "settings.json"
+    fire = ("fire", "PreToolUse", "--agent", "claude", "--workspace", str(workspace))
+    write_json(settings, claude_settings("PreToolUse", command("true"), {"type": "no-such-type"}))
+    partly = cli(path, *fire, stdin=PAYLOAD)
+    assert "(its other 1 hook(s) run)" in partly.stderr, partly.stderr
+
+    write_json(settings, claude_settings("PreToolUse", command("true"), command("true")))
+    assert "warning:" not in cli(path, *fire, stdin=PAYLOAD).stderr
+    settings.write_text('{"hooks": {,}}')
+    broken = cli(path, *fire, stdin=PAYLOAD)
+    assert "(its last good hooks run: 2 from before this error)" in broken.stderr, broken.stderr
+
+    local = workspace / ".claude" / "settings.local.json"
+    local.write_text('{"hooks": {,}}')  # never good: nothing of it runs
+    nothing = cli(path, *fire, stdin=PAYLOAD)
+    said = [line for line in nothing.stderr.splitlines() if "settings.local.json" in line]
+    assert said, nothing.stderr
+    assert said[0].endswith("(none of its hooks run)"), nothing.stderr

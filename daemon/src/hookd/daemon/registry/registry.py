@@ -221,7 +221,7 @@ class Registry:
             # off); the error is shown in status. A dialect may narrow what they keep.
             module = self.dialects[state.source.dialect]
             hooks = module.kept_after_error(state.loaded.hooks)
-            state.loaded = replace(state.loaded, hooks=hooks, error=loaded.error)
+            state.loaded = replace(state.loaded, hooks=hooks, error=loaded.error, unreadable=True)
         else:
             state.loaded = loaded
         return state
@@ -505,8 +505,14 @@ def _existing_ancestor(path: str) -> str | None:
 
 
 def _error_warning(state: SourceState) -> str:
-    kept = " (its last good hooks are used)" if state.loaded.hooks else ""
-    return f"{state.error}{kept}"
+    """The source's error and what of it runs: a file that no longer parses keeps the
+    hooks it had before the error; one that parsed runs the handlers it could load."""
+    count = sum(len(hooks) for hooks in state.loaded.hooks.values())
+    if not count:
+        return f"{state.error} (none of its hooks run)"
+    if state.loaded.unreadable:
+        return f"{state.error} (its last good hooks run: {count} from before this error)"
+    return f"{state.error} (its other {count} hook(s) run)"
 
 
 def _describe(spec: HookSpec, event: str) -> dict[str, Any]:
