@@ -83,3 +83,17 @@ def test_the_quick_start_needs_hookd_allow(served: str, workspace: Path, config:
     assert shown.stdout.count(" claude PreToolUse Bash 'rm -rf build' pid ") == 2
     assert "not run: untrusted" in shown.stdout
     assert "exit 2" in shown.stdout
+
+
+def test_allow_says_what_the_readers_could_not_load(workspace: Path, config: Path) -> None:
+    """``hookd allow`` on a file that does not parse names it and why (issue 28), instead
+    of a bare "allowed ... 0 hook(s)"."""
+    (workspace / ".claude").mkdir()
+    (workspace / ".claude" / "settings.json").write_text('{"hooks": {"PreToolUse": [,]}}')
+
+    allowed = run("allow", "--config", str(config), cwd=workspace)
+
+    assert allowed.returncode == 0, allowed.stderr
+    said = [line for line in allowed.stderr.splitlines() if "settings.json" in line]
+    assert any(line.startswith("hookd: warning: [claude] ") for line in said), allowed.stderr
+    assert any("JSON" in line and "only the hooks listed above run" in line for line in said)

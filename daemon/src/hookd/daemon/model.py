@@ -206,10 +206,10 @@ class Loaded:
     settings: Mapping[str, Any] = field(default_factory=dict)
     """Top-level non-hook settings the dialect cares about (e.g. ``disableAllHooks``)."""
     unreadable: bool = False
+    """True when the source could not be parsed at all: keep its last good hooks."""
     hookd_limit: bool = False
     """Unread because hookd itself ran out of descriptors or memory: its hooks "never
     ran" (a fire of an event that guards an action blocks), and it is read again next time."""
-    """True when the source could not be parsed at all: keep its last good hooks."""
 
 
 @dataclass(frozen=True, slots=True)

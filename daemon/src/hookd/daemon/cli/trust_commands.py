@@ -56,6 +56,8 @@ def run_allow(args: argparse.Namespace) -> int:
             "another hookd allow",
             file=sys.stderr,
         )
+    for problem in taken.problems:
+        print(f"hookd: warning: {problem} (only the hooks listed above run)", file=sys.stderr)
     for reason in taken.refused:
         print(f"hookd: warning: refused all the same: {reason}", file=sys.stderr)
     print(

@@ -32,6 +32,9 @@ class Snapshot:
     (hookd never runs one; the agent runs it and it runs the adopted hooks)."""
     refused: list[str] = field(default_factory=list)
     """Files that will be refused anyway (writable by others), with the reason."""
+    problems: list[str] = field(default_factory=list)
+    """What the dialects' readers said of these files (invalid JSON, a handler they cannot
+    load): the person sees it before trusting, since what runs is less than they wrote."""
 
 
 def snapshot(
@@ -45,6 +48,8 @@ def snapshot(
             if source.root is None:
                 continue  # user, global and system files are the user's own
             loaded = module.load(source)
+            if loaded.error and os.path.lexists(source.path):
+                taken.problems.append(f"[{dialect.value}] {source.path}: {loaded.error}")
             if source.kind == "settings":
                 if not os.path.lexists(source.path):
                     continue
