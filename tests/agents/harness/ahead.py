@@ -57,10 +57,13 @@ class Ahead:
 
 
 def selected_cases(request: Any, test_name: str) -> list[Any]:
-    """The ``case`` parameters of the collected ``test_name`` items, in the order they will
-    run (after ``-k`` and the like): the runs a module's ``Ahead`` should start."""
+    """The ``case`` parameters of the requesting module's collected ``test_name`` items, in
+    the order they will run (after ``-k`` and the like): the runs its ``Ahead`` should
+    start. Only its own: other agents' suites name their tests alike, and their cases
+    would run under this agent (and collide with its own where the ids match)."""
     return [item.callspec.params["case"] for item in request.session.items
-            if getattr(item, "originalname", "") == test_name]  # fmt: skip
+            if getattr(item, "originalname", "") == test_name
+            and getattr(item, "module", None) is request.module]  # fmt: skip
 
 
 def trio_side(side: Callable[..., Any], *args: Any) -> Callable[[Any, Path], dict[str, Any]]:

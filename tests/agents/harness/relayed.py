@@ -75,8 +75,23 @@ KILL = """#!/bin/sh
 pid=$("{python}" -m hookd status --json | "{python}" -c 'import json,sys; print(json.load(sys.stdin)["pid"])')
 echo "$pid" > "{ws}/killed.pid"
 kill -9 "$pid"
+"{python}" -c '
+import socket, sys, time
+deadline = time.monotonic() + 60
+while time.monotonic() < deadline:
+    probe = socket.socket(socket.AF_UNIX)
+    try:
+        probe.connect(sys.argv[1])
+    except OSError:
+        break
+    finally:
+        probe.close()
+    time.sleep(0.02)
+' "$HOOKD_SOCKET"
 """
-"""The tool call of the killed-daemon cases: it kills the daemon serving the session."""
+"""The tool call of the killed-daemon cases: it kills the daemon serving the session, and
+waits until its socket refuses (SIGKILL returns before the process has closed its files:
+a relay as quick as the native one could reach the dying daemon and be dropped)."""
 
 
 KILL_COMMAND = "sh {ws}/kill-hookd.sh && touch {ws}/ran"
@@ -138,6 +153,9 @@ def hook_runs(folder: Path) -> list[str]:
 async def serving_pid(socket: Path) -> int:
     """The pid of the daemon answering on ``socket``."""
     done = await _hookd({**os.environ, "HOOKD_SOCKET": str(socket)}, "status", "--json")
+    log = socket.with_name("hookd.log")
+    said = log.read_text() if log.exists() else "(no hookd.log)"
+    assert done.returncode == 0, f"hookd status: {done.stderr.decode(errors='replace')}{said}"
     pid: int = json.loads(done.stdout)["pid"]
     return pid
 
