@@ -97,3 +97,28 @@ def test_allow_says_what_the_readers_could_not_load(workspace: Path, config: Pat
     said = [line for line in allowed.stderr.splitlines() if "settings.json" in line]
     assert any(line.startswith("hookd: warning: [claude] ") for line in said), allowed.stderr
     assert any("JSON" in line and "only the hooks listed above run" in line for line in said)
+
+
+def test_explain_says_a_hook_waits_for_allow(served: str, workspace: Path, config: Path) -> None:
+    """``hookd explain`` names the untrusted hook and the command that allows it; after
+    ``hookd allow`` the same hook runs, and after a change it waits again."""
+    settings = workspace / ".claude/settings.json"
+    write_json(settings, claude_settings("PreToolUse", command("true"), matcher="Bash"))
+    explain = ["--socket", served, "explain", "PreToolUse", "--agent", "claude",
+               "--workspace", str(workspace), "--json"]  # fmt: skip
+
+    def claude_hooks() -> list[dict[str, object]]:
+        done = run(*explain, stdin=PAYLOAD)
+        assert done.returncode == 0, done.stderr
+        return [h for h in json.loads(done.stdout)["hooks"] if h["dialect"] == "claude"]
+
+    [waiting] = claude_hooks()
+    assert waiting["runs"] is False
+    assert f"hookd allow {workspace}" in str(waiting["why"])
+    assert run("allow", "--config", str(config), cwd=workspace).returncode == 0
+    [allowed] = claude_hooks()
+    assert allowed["runs"] is True
+    write_json(settings, claude_settings("PreToolUse", command("false"), matcher="Bash"))
+    [changed] = claude_hooks()
+    assert changed["runs"] is False
+    assert str(changed["why"]).startswith("not run: ")

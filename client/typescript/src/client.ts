@@ -50,6 +50,8 @@ import {
   type HookRunParams,
   type HookRunResult,
   type Listing,
+  type HooksExplainParams,
+  type Explanation,
   type OpenrpcDocument,
   type ProgressValue,
   type RequestId,
@@ -242,6 +244,14 @@ export class HookdClient {
 
   hooksList(roots?: string[], options?: CallOptions): Promise<Listing> {
     return this.request("hooks/list", roots ? { roots } : undefined, options);
+  }
+
+  /**
+   * Every hook of one event in the given roots, and whether `fire` would run it and if
+   * not why (`hookd explain`); nothing is run.
+   */
+  hooksExplain(params: HooksExplainParams, options?: CallOptions): Promise<Explanation> {
+    return this.request("hooks/explain", params, options);
   }
 
   rootsAdd(roots: string[], options?: CallOptions): Promise<RootsResult> {

@@ -45,6 +45,7 @@ test("every request method of the document has a typed client method, and no oth
     relay: (c) => c.relay({ agent: "claude", stdin: "{}", cwd: "/" }),
     status: (c) => c.status(),
     "hooks/list": (c) => c.hooksList(),
+    "hooks/explain": (c) => c.hooksExplain({ agent: "claude", event: "Stop" }),
     "roots/add": (c) => c.rootsAdd([]),
     "roots/remove": (c) => c.rootsRemove([]),
     shutdown: (c) => c.shutdown(),
@@ -53,6 +54,9 @@ test("every request method of the document has a typed client method, and no oth
   assert.deepEqual(Object.keys(typed).sort(), requests);
   const listing = await typed["hooks/list"](client);
   assert.ok(Array.isArray(listing.hooks));
+  const explained = await typed["hooks/explain"](client);
+  assert.equal(explained.event, "Stop");
+  assert.ok(Array.isArray(explained.hooks));
   const relayed = await typed.relay(client);
   assert.equal(relayed.exitCode, 1, "stdin without hook_event_name: a failing hook");
   assert.match(relayed.stderr, /^hookd-relay: the event on stdin has no hook_event_name/);

@@ -473,6 +473,43 @@ export interface RelayAnswer {
   exitCode: number;
 }
 
+/** One hook declared for the event, and whether the fire would run it. */
+export interface ExplainedHook {
+  dialect: Agent;
+  /** The event the hook is declared for. */
+  event: string;
+  layer: Layer;
+  /** The settings file that declares the hook, or the hook script itself for hook-directory dialects. */
+  source: string;
+  /** The command as declared (shell form) or the script path. */
+  command: string;
+  /** The hook's matcher as declared. */
+  matcher: string | null;
+  /** Claude Code's handler condition, as declared. */
+  if: string | null;
+  /** The fire would run it. */
+  runs: boolean;
+  /** Why it would not run; null when it runs. */
+  why: string | null;
+  /** The matcher that would match, when only the letter case differs from the payload's tool. */
+  didYouMean: string | null;
+}
+
+/** The hooks of one would-be fire, each with whether it runs and why not. */
+export interface Explanation {
+  agent: Agent;
+  /** The agent's canonical event name. */
+  event: string;
+  /** The fire's workspace roots. */
+  roots: AbsolutePath[];
+  /** The agent's hooks for the event in declaration order, then other agents' for an event of the same name. */
+  hooks: ExplainedHook[];
+  /** The fire's sources that could not be read (or only in part). */
+  errors: SourceError[];
+  /** What the fire would warn about, and payload problems (a tool event naming no tool while hooks have matchers). */
+  warnings: string[];
+}
+
 /**
  * Params of `fire`: Run the hooks of one agent event and return their combined result.
  *
@@ -536,6 +573,28 @@ export type StatusParams = Record<string, never>;
 export interface HooksListParams {
   /** Workspace roots to register before listing. */
   roots?: AbsolutePath[];
+}
+
+/**
+ * Params of `hooks/explain`: Every hook of one event in the given roots, and whether `fire` would run it and if not why; nothing is run.
+ *
+ * Takes the params of `fire` that choose the hooks and makes the fire as `fire` would (the same registry read, trust check and selection by the agent's rules), without running a hook. Every hook the agent's sources declare for the event is listed with `runs` and, when it would not run, `why`: untrusted or changed since `hookd allow`, its matcher (with `didYouMean` when only the letter case differs from the payload's tool), its `if`, a duplicate of a hook that runs, hookd's own relay entry, not adopted (with `relay: true`), or the agent's own reason (a disabled plugin, a handler it cannot run). Hooks other agents declare for an event of the same name in those roots are listed too, as not run. `workspaceRoots` are registered (as `roots/add`).
+ */
+export interface HooksExplainParams {
+  /** The agent whose hooks and semantics apply. */
+  agent: Agent;
+  /** The agent's own event name, e.g. `PreToolUse` (cline-sdk also accepts any letter case and the SDK names such as `tool_call`). An unknown event is answered -32602 listing the known ones. */
+  event: string;
+  /** Workspace roots of the session; the first one is the project directory and the hooks' working directory (Claude Code hooks run in `payload.cwd` when it names a directory). Omitted or null means none: only user-level and system-level hooks run, in the daemon's working directory. */
+  workspaceRoots?: AbsolutePath[];
+  /** The event as the agent would send it to its hooks (e.g. `tool_name`, `tool_input`): what matchers and `if` conditions are compared with. Default `{}`. */
+  payload?: JsonObject;
+  /** Extra hook folders for this fire. `cline` and `cline-sdk`: Cline's `--hooks-dir` (`CLINE_HOOKS_DIR` in `env` counts too), searched before the usual folders. `augment`: plugin roots (auggie's `--plugin-dir` plugins), whose `hooks/*.json` are read after the settings files. Default `[]`. */
+  hooksDirs?: AbsolutePath[];
+  /** The fire comes from `hookd-relay`, a hook entry inside the agent: hooks the agent runs itself (its own settings files and plugins) are skipped, so every hook runs exactly once; only the hooks handed to hookd (`hookd adopt`) run. Default `false`. */
+  relay?: boolean;
+  /** Which relay entry fired, as `hookd-relay` names it (with `relay: true`): only the adopted hooks that entry stands for run. A Cline relay file stands for the hook folder it sits in (the agent runs one per folder), an Augment relay group for its matcher. Default: every adopted hook. */
+  relayEntry?: string;
 }
 
 /**
@@ -644,6 +703,7 @@ export interface ClientRequests {
   "relay": { params: RelayParams; result: RelayAnswer };
   "status": { params: StatusParams; result: Status };
   "hooks/list": { params: HooksListParams; result: Listing };
+  "hooks/explain": { params: HooksExplainParams; result: Explanation };
   "roots/add": { params: RootsAddParams; result: RootsResult };
   "roots/remove": { params: RootsRemoveParams; result: RootsResult };
   "shutdown": { params: ShutdownParams; result: ShutdownResult };

@@ -210,6 +210,9 @@ class Loaded:
     hookd_limit: bool = False
     """Unread because hookd itself ran out of descriptors or memory: its hooks "never
     ran" (a fire of an event that guards an action blocks), and it is read again next time."""
+    notes: tuple[str, ...] = ()
+    """What the agent silently ignores in it (an unknown key in a matcher group): not an
+    error, its hooks run as the agent runs them, but said by ``hooks/explain``."""
 
 
 @dataclass(frozen=True, slots=True)

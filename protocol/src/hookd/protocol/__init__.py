@@ -42,6 +42,7 @@ from ._methods import DISCOVER as DISCOVER
 from ._methods import FIRE as FIRE
 from ._methods import HOOK_ASYNC_RESULT as HOOK_ASYNC_RESULT
 from ._methods import HOOK_RUN as HOOK_RUN
+from ._methods import HOOKS_EXPLAIN as HOOKS_EXPLAIN
 from ._methods import HOOKS_LIST as HOOKS_LIST
 from ._methods import PROGRESS as PROGRESS
 from ._methods import RELAY as RELAY
@@ -75,6 +76,7 @@ __all__ = [
     "FIRE",
     "FIRE_TOO_DEEP",
     "HEAD_SCAN_BYTES",
+    "HOOKS_EXPLAIN",
     "HOOKS_LIST",
     "HOOK_ASYNC_RESULT",
     "HOOK_RUN",

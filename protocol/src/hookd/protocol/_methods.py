@@ -6,6 +6,7 @@ FIRE = "fire"
 RELAY = "relay"
 STATUS = "status"
 HOOKS_LIST = "hooks/list"
+HOOKS_EXPLAIN = "hooks/explain"
 ROOTS_ADD = "roots/add"
 ROOTS_REMOVE = "roots/remove"
 SHUTDOWN = "shutdown"
@@ -21,6 +22,7 @@ REQUEST_METHODS: tuple[str, ...] = (
     RELAY,
     STATUS,
     HOOKS_LIST,
+    HOOKS_EXPLAIN,
     ROOTS_ADD,
     ROOTS_REMOVE,
     SHUTDOWN,

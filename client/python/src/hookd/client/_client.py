@@ -257,6 +257,12 @@ class Client:
         result: dict[str, Any] = self.call("hooks/list", {"roots": roots} if roots else None)
         return result
 
+    def hooks_explain(self, params: dict[str, Any]) -> dict[str, Any]:
+        """Every hook of one event and whether ``fire`` would run it, and if not why
+        (params as ``fire``'s that choose the hooks); nothing is run."""
+        result: dict[str, Any] = self.call("hooks/explain", params)
+        return result
+
     def add_roots(self, roots: list[str]) -> dict[str, Any]:
         result: dict[str, Any] = self.call("roots/add", {"roots": roots})
         return result

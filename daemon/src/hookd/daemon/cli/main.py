@@ -124,6 +124,33 @@ def build_parser() -> argparse.ArgumentParser:
         "and the service manager's); with --no-env they see the daemon's",
     )
 
+    explain = commands.add_parser(
+        "explain",
+        help="say which hooks a fire would run, and why each other one would not",
+        description="Explain what 'hookd fire EVENT --agent AGENT' would run, without running "
+        "anything: every hook declared for EVENT in the workspace (and user and system "
+        "places), each with whether it would run and if not why (its matcher, with a 'did "
+        "you mean' when only the letter case differs from the tool; its 'if'; untrusted or "
+        "changed since 'hookd allow'; a duplicate of one that runs; hookd's own relay "
+        "entry; the agent's own rules), other agents' hooks for an event of the same name, "
+        "the files that could not be read, and the fire's warnings. The payload JSON is "
+        "read from stdin as for 'hookd fire' (matchers are compared with it; --no-payload: "
+        "none). Exits 0 once explained, 1 on error.",
+    )
+    explain.add_argument("event", help="the agent's own event name, e.g. PreToolUse")
+    explain.add_argument("--agent", required=True, choices=AGENTS)
+    explain.add_argument(
+        "--workspace",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="a workspace root, an existing folder (repeatable); defaults to the current directory",
+    )
+    explain.add_argument(
+        "--no-payload", action="store_true", help="do not read stdin; explain an empty payload"
+    )
+    explain.add_argument("--json", action="store_true", help="print the raw explanation JSON")
+
     status = commands.add_parser(
         "status",
         help="show the daemon's registry, fires and timings",
@@ -308,6 +335,10 @@ def _run(args: argparse.Namespace) -> int:
         from . import relay_commands
 
         return relay_commands.run(args)
+    if args.command == "explain":
+        from .explain_command import run_explain
+
+        return run_explain(args)
     if args.command in ("allow", "deny"):
         from . import trust_commands
 

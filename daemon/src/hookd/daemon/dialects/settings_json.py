@@ -7,6 +7,7 @@ then keeps the last good hooks of that file and shows the error in ``status`` an
 
 from __future__ import annotations
 
+import difflib
 import json
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -74,16 +75,41 @@ def hooks_from_object(
     if not isinstance(hooks_section, dict):
         return Loaded(error=f'{source.path}: "hooks" must be an object', settings=settings)
     problems: list[str] = []
+    notes: list[str] = []
     hooks: dict[str, tuple[HookSpec, ...]] = {}
     for event, groups in hooks_section.items():
         if event not in known_events:
             problems.append(f"unknown event {event!r} (known: {', '.join(sorted(known_events))})")
             continue
         specs = _load_groups(source, event, groups, make_handler, problems)
+        notes += _unknown_group_keys(source, event, groups)
         if specs:
             hooks[event] = tuple(specs)
     error = f"{source.path}: " + "; ".join(problems) if problems else None
-    return Loaded(hooks=hooks, error=error, settings=settings)
+    return Loaded(hooks=hooks, error=error, settings=settings, notes=tuple(notes))
+
+
+GROUP_KEYS = ("matcher", "hooks")
+"""What a matcher group may hold; the agent ignores any other key (a misspelled
+``"matchers"`` leaves the group without a matcher: it runs for every tool)."""
+
+
+def _unknown_group_keys(source: Source, event: str, groups: object) -> list[str]:
+    """A note per unknown key of a matcher group, with the key it likely meant."""
+    if not isinstance(groups, list):
+        return []
+    notes = []
+    for index, group in enumerate(groups):
+        for key in group if isinstance(group, dict) else ():
+            if key in GROUP_KEYS:
+                continue
+            meant = difflib.get_close_matches(key, GROUP_KEYS, n=1, cutoff=0.7)
+            hint = f" (did you mean {meant[0]!r}?)" if meant else ""
+            effect = (": the agent ignores it, so this group has no matcher and runs for every "
+                      "tool" if meant == ["matcher"] and "matcher" not in group
+                      else ": the agent ignores it")  # fmt: skip
+            notes.append(f"{source.path}: {event}[{index}]: unknown key {key!r}{hint}{effect}")
+    return notes
 
 
 def _load_groups(

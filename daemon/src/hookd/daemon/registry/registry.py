@@ -329,6 +329,21 @@ class Registry:
     ) -> tuple[list[HookSpec], list[str], list[str]]:
         """The hooks one fire runs, in declaration order, warnings to report, and the
         sources hookd could not read because of its own limits (their hooks never ran)."""
+        loaded, warnings, unread = self.loaded_for(request, module)
+        if self.trust is None:
+            specs, selection_warnings = module.select(loaded, request)
+        else:
+            specs, selection_warnings = self._trusted(loaded, request, module, warnings)
+        ordered = [spec if spec.order == index else replace(spec, order=index)
+                   for index, spec in enumerate(specs)]  # fmt: skip
+        return ordered, warnings + selection_warnings, unread
+
+    def loaded_for(
+        self, request: FireRequest, module: DialectModule
+    ) -> tuple[list[tuple[Source, Loaded]], list[str], list[str]]:
+        """What each of one fire's sources declares (current, read as the fire reads it),
+        the sources' errors as warnings, and those hookd could not read (its own limits):
+        what ``hooks_for`` selects from, and what ``hooks/explain`` goes through."""
         unread: list[str] = []
         loaded: list[tuple[Source, Loaded]] = []
         warnings: list[str] = []
@@ -350,13 +365,7 @@ class Registry:
                 if state.hookd_limit and state.error:
                     unread.append(state.error)
             loaded.append((source, content))
-        if self.trust is None:
-            specs, selection_warnings = module.select(loaded, request)
-        else:
-            specs, selection_warnings = self._trusted(loaded, request, module, warnings)
-        ordered = [spec if spec.order == index else replace(spec, order=index)
-                   for index, spec in enumerate(specs)]  # fmt: skip
-        return ordered, warnings + selection_warnings, unread
+        return loaded, warnings, unread
 
     def _plan(self, request: FireRequest) -> _Plan:
         """The fire's sources (the request's extra hook directories first), cached by

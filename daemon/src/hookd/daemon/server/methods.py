@@ -10,6 +10,7 @@ from hookd.protocol import (
     DISCOVER,
     FIRE,
     HOOK_ASYNC_RESULT,
+    HOOKS_EXPLAIN,
     HOOKS_LIST,
     INVALID_PARAMS,
     NOT_FROM_A_HOOK,
@@ -25,6 +26,7 @@ from hookd.protocol import (
 
 from ..audit import Peer
 from ..fire.entry import Caller, FireRefused, Started, start
+from ..fire.explain import explain
 from ..fire.params import InvalidFire, env_entry_ok, is_usable_path, parse_fire
 from ..fire.pipeline import FirePorts
 from ..fire.relay import Refused as RelayRefused
@@ -189,6 +191,36 @@ async def hooks_list_method(ctx: RequestContext, roots: Any = None) -> Any:
     return Success(ctx.services.registry.listing())
 
 
+async def hooks_explain_method(
+    ctx: RequestContext,
+    agent: Any = None,
+    event: Any = None,
+    workspaceRoots: Any = None,
+    payload: Any = None,
+    hooksDirs: Any = None,
+    relay: Any = False,
+    relayEntry: Any = None,
+) -> Any:
+    """Every hook of one event in those roots, and whether ``fire`` would run it and if
+    not why; nothing is run. Params as ``fire``'s (those that choose the hooks)."""
+    params = {
+        "agent": agent,
+        "event": event,
+        "workspaceRoots": workspaceRoots or [],
+        "payload": payload if payload is not None else {},
+        "hooksDirs": hooksDirs,
+        "relay": relay,
+        "relayEntry": relayEntry,
+        "env": {},
+    }
+    try:
+        request = parse_fire(params, ctx.services.settings, ctx.request_id)
+    except InvalidFire as exc:
+        raise JsonRpcError(INVALID_PARAMS, "Invalid params", str(exc)) from None
+    ctx.services.add_roots(request.roots)
+    return Success(explain(request, ctx.services))
+
+
 async def roots_add_method(ctx: RequestContext, roots: Any) -> Any:
     """Register workspace roots ahead of any fire, so their hooks are watched and warm."""
     _not_from_a_hook(ctx, "roots/add")
@@ -242,6 +274,7 @@ METHODS: dict[str, Method] = {
     **{name: awaited(starter) for name, starter in STARTERS.items()},
     STATUS: status_method,
     HOOKS_LIST: hooks_list_method,
+    HOOKS_EXPLAIN: hooks_explain_method,
     ROOTS_ADD: roots_add_method,
     ROOTS_REMOVE: roots_remove_method,
     SHUTDOWN: shutdown_method,

@@ -17,6 +17,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import shlex
 import shutil
 import signal
 import stat
@@ -124,14 +125,16 @@ def documents_folder(home: str) -> str:
 def load(source: Source) -> Loaded:
     """Every hook in a hook directory (for ``hooks/list``), and unexpected lookup errors."""
     hooks = {}
-    errors = []
+    errors: list[str] = []
+    notes: list[str] = []
     for event in EVENTS:
         found = load_event(source, event)
         if isinstance(found, Loaded):
-            errors.append(found.error or "")
+            errors += [found.error] if found.error else []
+            notes += found.notes
         elif found:
             hooks[event] = found
-    return Loaded(hooks=hooks, error="; ".join(errors) or None)
+    return Loaded(hooks=hooks, error="; ".join(errors) or None, notes=tuple(notes))
 
 
 def load_event(source: Source, event: str) -> tuple[HookSpec, ...] | Loaded:
@@ -139,9 +142,11 @@ def load_event(source: Source, event: str) -> tuple[HookSpec, ...] | Loaded:
 
     A hook is the file named exactly like the event, a regular file (symlinks followed)
     with an execute bit. Anything else (missing, directory, not executable, a path
-    through a file) is no hook, silently, as in Cline. Another error (a symlink loop, a
-    path too long, an I/O error) is returned as a ``Loaded`` error, which ``select`` turns
-    into a warning: Cline propagates those ("unexpected file system errors").
+    through a file) is no hook, as in Cline, which says nothing; a regular file without
+    the bit comes back as a note (``Loaded.notes``), the fire's warning. Another error
+    (a symlink loop, a path too long, an I/O error) is returned as a ``Loaded`` error,
+    which ``select`` turns into a warning: Cline propagates those ("unexpected file
+    system errors").
     """
     path = os.path.join(source.path, event)
     try:
@@ -155,8 +160,11 @@ def load_event(source: Source, event: str) -> tuple[HookSpec, ...] | Loaded:
         )
     except ValueError:  # a path the OS cannot take
         return ()
-    if not stat.S_ISREG(info.st_mode) or not os.access(path, os.X_OK):
+    if not stat.S_ISREG(info.st_mode):
         return ()
+    if not os.access(path, os.X_OK):
+        return Loaded(notes=(f"{path}: not executable, so Cline does not run it (make it "
+                             f"executable: chmod +x {shlex.quote(path)})",))  # fmt: skip
     return (
         HookSpec(
             dialect=DIALECT,
@@ -187,6 +195,7 @@ def select(
     A relay fire runs only the folder adopted from the relay file's own folder (the agent
     runs one relay file per folder: each stands for its folder's hooks)."""
     warnings = [content.error for _source, content in loaded if content.error]
+    warnings += [note for _source, content in loaded for note in content.notes]
     chosen = [
         spec
         for source, content in loaded
