@@ -124,6 +124,12 @@ CONTRACTS = [
     pytest.param(
         (f"{D}.fire",), (f"{D}.server", f"{D}.app", f"{D}.cli"), id="fire-below-server"
     ),
+    pytest.param(
+        (f"{D}.validate",),
+        (f"{D}.all_dialects", f"{D}.fire", f"{D}.server", f"{D}.runner", f"{D}.registry",
+         f"{D}.app", f"{D}.cli", "trio"),
+        id="validate-gets-its-dialects-handed-down",
+    ),
     pytest.param((f"{D}.server",), (f"{D}.app", f"{D}.cli"), id="server-below-app"),
     pytest.param(
         (f"{D}.model", f"{D}.urls", f"{D}.jstext", f"{D}.jswrite", f"{D}.serdewrite",

@@ -122,3 +122,24 @@ def test_explain_says_a_hook_waits_for_allow(served: str, workspace: Path, confi
     [changed] = claude_hooks()
     assert changed["runs"] is False
     assert str(changed["why"]).startswith("not run: ")
+
+
+def test_allow_says_what_changed_and_what_validate_finds(workspace: Path, config: Path) -> None:
+    """Before it trusts, ``hookd allow`` names the files changed since the last allow of
+    that workspace and what ``hookd validate`` finds there (a script that is missing)."""
+    settings = workspace / ".claude/settings.json"
+    write_json(settings, claude_settings("PreToolUse", command("true"), matcher="Bash"))
+    first = run("allow", "--config", str(config), cwd=workspace)
+    assert first.returncode == 0, first.stderr
+    assert "since the last allow" not in first.stderr
+
+    write_json(settings, claude_settings("PreToolUse", command("./gone.sh"), matcher="Bash"))
+    again = run("allow", "--config", str(config), cwd=workspace)
+
+    assert again.returncode == 0, again.stderr
+    assert "hookd: changed since the last allow (" in again.stderr
+    assert f"): {settings}" in again.stderr
+    assert (
+        f"hookd: warning: [claude, copilot] {settings}: PreToolUse: './gone.sh': "
+        f"{workspace}/gone.sh does not exist" in again.stderr
+    )

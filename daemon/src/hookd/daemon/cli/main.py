@@ -220,6 +220,21 @@ def build_parser() -> argparse.ArgumentParser:
         )
         trust.add_argument("dir", nargs="?", metavar="DIR", help="default: the current folder")
         trust.add_argument("--config", metavar="FILE", help="hookd config file (TOML)")
+    validate = commands.add_parser(
+        "validate",
+        help="check the hook configuration of workspaces and the user's, for every agent",
+        description="Read every agent's hook configuration in the DIR workspaces (default: the "
+        "current folder) and the user's and system's, with each agent's own reader, and list "
+        "what is wrong: files that do not parse (line and column; a trailing comma named as "
+        "one), unknown events and keys (with 'did you mean'), handlers the agent cannot load, "
+        "invalid regular expressions, what the agent silently ignores, scripts that are "
+        "missing or not executable, programs not on PATH, timeouts of an hour or more (a "
+        "value in the wrong unit?). Runs nothing and needs no daemon. Exits 1 when anything "
+        "is wrong, else 0: usable in CI and pre-commit (--json for tools).",
+    )
+    validate.add_argument("dirs", nargs="*", metavar="DIR", help="default: the current folder")
+    validate.add_argument("--json", action="store_true", help="print the findings as JSON")
+    validate.add_argument("--config", metavar="FILE", help="hookd config file (TOML)")
     _add_relay_commands(commands)
     return parser
 
@@ -335,6 +350,10 @@ def _run(args: argparse.Namespace) -> int:
         from . import relay_commands
 
         return relay_commands.run(args)
+    if args.command == "validate":
+        from .validate_command import run_validate
+
+        return run_validate(args)
     if args.command == "explain":
         from .explain_command import run_explain
 

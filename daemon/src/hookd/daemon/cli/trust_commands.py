@@ -9,13 +9,15 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Mapping
 
 from ..all_dialects import DIALECTS
 from ..errors import UserError
 from ..settings import load_settings
 from ..trust.ancestry import hook_ancestor
 from ..trust.snapshot import snapshot
-from ..trust.store import TrustStore, store_path
+from ..trust.store import Approval, TrustStore, store_path
+from ..validate import validate
 
 
 def _refuse_inside_a_hook(command: str) -> None:
@@ -40,6 +42,7 @@ def run_allow(args: argparse.Namespace) -> int:
     settings = load_settings(args.config)
     taken = snapshot(DIALECTS, settings.home, settings.system_root, root)
     store = TrustStore(store_path(settings.state_dir))
+    before = store.approvals().get(root)
     store.allow(root, taken.files)
     relays = f" and {len(taken.relays)} relay entries" if taken.relays else ""
     print(f"hookd: allowed {root}: {len(taken.hooks)} hook(s){relays}, "
@@ -56,8 +59,18 @@ def run_allow(args: argparse.Namespace) -> int:
             "another hookd allow",
             file=sys.stderr,
         )
+    for line in _changes(before, taken.files):
+        print(f"hookd: {line}", file=sys.stderr)
     for problem in taken.problems:
         print(f"hookd: warning: {problem} (only the hooks listed above run)", file=sys.stderr)
+    checked = validate(DIALECTS, settings.home, settings.system_root, [root],
+                       os.environ.get("PATH"))  # fmt: skip
+    for finding in checked.findings:
+        inside = finding.source.startswith(root + os.sep)
+        if inside and not any(finding.problem in problem for problem in taken.problems):
+            where = ", ".join(finding.dialects)
+            print(f"hookd: warning: [{where}] {finding.source}: {finding.problem}",
+                  file=sys.stderr)  # fmt: skip
     for reason in taken.refused:
         print(f"hookd: warning: refused all the same: {reason}", file=sys.stderr)
     print(
@@ -65,6 +78,26 @@ def run_allow(args: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     return 0
+
+
+def _changes(before: Approval | None, files: Mapping[str, str]) -> list[str]:
+    """What changed since this workspace was last allowed, a line per file (the store
+    keeps digests, not contents: which files, not which lines)."""
+    if before is None or not before.allowed:
+        return []
+    lines = [
+        f"changed since the last allow ({before.at}): {path}"
+        for path, digest in files.items()
+        if before.files.get(path) not in (None, digest)
+    ]
+    lines += [
+        f"new since the last allow ({before.at}): {path}"
+        for path in files
+        if path not in before.files
+    ]
+    lines += [f"gone since the last allow ({before.at}): {path}"
+              for path in before.files if path not in files]  # fmt: skip
+    return lines
 
 
 def run_deny(args: argparse.Namespace) -> int:

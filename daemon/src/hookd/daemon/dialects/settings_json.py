@@ -35,7 +35,7 @@ def read_json_object(path: str) -> tuple[dict[str, Any] | None, str | None]:
     try:
         data = json.loads(raw)
     except json.JSONDecodeError as exc:
-        return None, f"{path}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
+        return None, f"{path}: {json_error(exc)}"
     except UnicodeDecodeError as exc:
         return None, f"{path}: not UTF-8 text ({exc.reason})"
     except RecursionError:
@@ -43,6 +43,27 @@ def read_json_object(path: str) -> tuple[dict[str, Any] | None, str | None]:
     if not isinstance(data, dict):
         return None, f"{path}: the top level must be a JSON object, not {type(data).__name__}"
     return data, None
+
+
+def json_error(exc: json.JSONDecodeError) -> str:
+    """Where and why a JSON text does not parse, naming the commonest slip, a trailing
+    comma (JSON allows none; the agents' own readers refuse it too)."""
+    where = f"invalid JSON at line {exc.lineno} column {exc.colno}"
+    before = exc.doc[: exc.pos].rstrip()
+    if before.endswith(",") and exc.doc[exc.pos : exc.pos + 1] in ("}", "]"):
+        line = exc.doc.count("\n", 0, len(before) - 1) + 1
+        return f"{where}: a trailing comma (line {line}) before '{exc.doc[exc.pos]}': remove it"
+    return f"{where}: {exc.msg}"
+
+
+def unknown_event(event: str, known: frozenset[str]) -> str:
+    """An unknown event, with the known one it most likely meant (a letter-case slip,
+    a typo), else the list."""
+    by_case = [name for name in known if name.lower() == event.lower()]
+    meant = by_case or difflib.get_close_matches(event, sorted(known), n=1, cutoff=0.75)
+    if meant:
+        return f"unknown event {event!r} (did you mean {meant[0]!r}?)"
+    return f"unknown event {event!r} (known: {', '.join(sorted(known))})"
 
 
 def load_settings_hooks(
@@ -79,7 +100,7 @@ def hooks_from_object(
     hooks: dict[str, tuple[HookSpec, ...]] = {}
     for event, groups in hooks_section.items():
         if event not in known_events:
-            problems.append(f"unknown event {event!r} (known: {', '.join(sorted(known_events))})")
+            problems.append(unknown_event(event, known_events))
             continue
         specs = _load_groups(source, event, groups, make_handler, problems)
         notes += _unknown_group_keys(source, event, groups)

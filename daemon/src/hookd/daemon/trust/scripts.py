@@ -41,7 +41,7 @@ def candidate_paths(
         words.append(command)  # Augment: a script path with spaces, given unquoted
     found: list[str] = []
     for word in words[:MAX_WORDS]:
-        path = _expand(word, root, home)
+        path = expand_word(word, root, home)
         if path is None:
             continue
         if not os.path.isabs(path):
@@ -54,7 +54,9 @@ def candidate_paths(
     return tuple(found)
 
 
-def _expand(word: str, root: str | None, home: str) -> str | None:
+def expand_word(word: str, root: str | None, home: str) -> str | None:
+    """A command word with ``$CLAUDE_PROJECT_DIR``, ``$HOME`` and ``~`` expanded; None
+    when another variable is left in it (what it names is known only at run time)."""
     if not word or "\0" in word or len(word) > 4096:
         return None
     values = {"HOME": home, "CLAUDE_PROJECT_DIR": root}
