@@ -136,3 +136,51 @@ def test_a_settings_file_with_an_error_says_what_of_it_runs(served, workspace) -
     said = [line for line in nothing.stderr.splitlines() if "settings.local.json" in line]
     assert said, nothing.stderr
     assert said[0].endswith("(none of its hooks run)"), nothing.stderr
+
+
+def test_a_logged_fire_is_replayed_with_its_payload(served, workspace, monkeypatch) -> None:
+    """``hookd fire --replay N`` fires #N again: same agent, event, workspace and payload
+    (as the audit log kept it: credentials of the caller's environment scrubbed)."""
+    path, _ = served
+    monkeypatch.setenv("MY_API_TOKEN", "sk-very-secret-value")
+    seen = workspace / "seen"
+    write_json(workspace / ".claude" / "settings.json",
+               claude_settings("PreToolUse", command(f"cat >> {seen}; echo >> {seen}")))  # fmt: skip
+    payload = json.dumps({"session_id": "s7", "tool_name": "Bash",
+                          "tool_input": {"command": "echo sk-very-secret-value"}})  # fmt: skip
+    first = cli(path, "fire", "PreToolUse", "--agent", "claude", "--workspace", str(workspace),
+                stdin=payload)  # fmt: skip
+    assert first.returncode == 0, first.stderr
+    number = cli(path, "logs", "--session", "s7").stdout.split()[0].lstrip("#")
+
+    shown = cli(path, "logs", "--show", number)
+    assert '"tool_name":"Bash"' in shown.stdout
+    assert "sk-very-secret-value" not in shown.stdout
+
+    again = cli(path, "fire", "--replay", number)
+
+    assert again.returncode == 0, again.stderr
+    first_run, second_run = [line for line in seen.read_text().splitlines() if line]
+    assert json.loads(second_run)["tool_input"] == {"command": "echo [scrubbed: MY_API_TOKEN]"}
+    assert json.loads(first_run)["tool_input"] == {"command": "echo sk-very-secret-value"}
+    missing = cli(path, "fire", "--replay", "9999")
+    assert missing.returncode == 1
+    assert "no fire #9999" in missing.stderr
+
+
+def test_an_example_payload_to_start_from(served, workspace) -> None:
+    """``hookd fire --example`` prints a payload the fire takes as it is."""
+    path, _ = served
+    write_json(workspace / ".claude" / "settings.json",
+               claude_settings("PreToolUse", command("exit 2"), matcher="Bash"))  # fmt: skip
+    example = cli(path, "fire", "--example", "PreToolUse", "--agent", "claude")
+    assert example.returncode == 0, example.stderr
+    assert json.loads(example.stdout)["tool_name"] == "Bash"
+
+    fired = cli(path, "fire", "PreToolUse", "--agent", "claude", "--workspace", str(workspace),
+                stdin=example.stdout)  # fmt: skip
+
+    assert fired.returncode == 2  # the matcher met the example's tool: the hook blocked
+    needs = cli(path, "fire", "--agent", "claude")
+    assert needs.returncode == 1
+    assert "the following arguments are required: event (or --replay N)" in needs.stderr

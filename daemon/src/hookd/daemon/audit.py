@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from .scrub import scrub
+
 AUDIT_NAME = "audit.jsonl"
 MAX_TEXT = 1000
 _ENCODER = json.JSONEncoder(ensure_ascii=True, default=str)
@@ -223,10 +225,50 @@ COMMAND_CHARS = 120
 """How much of a tool call's command a fire's record keeps."""
 
 
-def call_of(payload: Mapping[str, Any], session: str | None, relay: bool) -> dict[str, Any]:
+def kept_payload(
+    payload: Mapping[str, Any], max_bytes: int, secrets: Mapping[str, str]
+) -> dict[str, Any]:
+    """The event as the audit log keeps it, for ``hookd fire --replay``: ``payload``, its
+    JSON text with credentials scrubbed, when it is at most ``max_bytes`` long; else
+    ``payloadBytes``, at least how long it was (0: never kept). Its size is bounded before
+    it is serialized, so a fire with a huge payload pays for ``max_bytes`` at most."""
+    if max_bytes <= 0:
+        return {}
+    if _larger_than(payload, max_bytes):
+        return {"payloadBytes": max_bytes + 1}
+    text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"), default=str)
+    if len(text) > max_bytes:
+        return {"payloadBytes": len(text)}
+    return {"payload": scrub(text, secrets) if secrets else text}
+
+
+def _larger_than(value: Any, budget: int) -> bool:
+    """Whether ``value``'s strings and keys alone already exceed ``budget`` characters."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            budget -= len(item)
+        elif isinstance(item, Mapping):
+            budget -= sum(len(str(key)) for key in item)
+            stack.extend(item.values())
+        elif isinstance(item, list | tuple):
+            budget -= len(item)
+            stack.extend(item)
+        if budget < 0:
+            return True
+    return False
+
+
+def call_of(
+    payload: Mapping[str, Any],
+    session: str | None,
+    relay: bool,
+    secrets: Mapping[str, str] | None = None,
+) -> dict[str, Any]:
     """What the audit log keeps of the event a fire is about: the session, the tool and
-    the start of its command (whatever the agent calls them), and whether it came through
-    the relay."""
+    the start of its command (whatever the agent calls them, ``secrets`` scrubbed before
+    it is cut), and whether it came through the relay."""
     tool, tool_input = None, None
     for holder in (payload, *(v for v in payload.values() if isinstance(v, Mapping))):
         found = holder.get("tool_name", holder.get("toolName"))
@@ -239,6 +281,7 @@ def call_of(payload: Mapping[str, Any], session: str | None, relay: bool) -> dic
     if tool is not None:
         call["tool"] = tool
     if isinstance(command, str):
+        command = scrub(command, secrets) if secrets else command
         call["command"] = command[:COMMAND_CHARS] + ("..." if len(command) > COMMAND_CHARS else "")
     return call
 

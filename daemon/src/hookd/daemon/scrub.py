@@ -18,13 +18,28 @@ MIN_SECRET_CHARS = 8
 """Shorter values are left: ``PASS=1`` would scrub every "1" of a hook's output."""
 
 
+_KNOWN: dict[frozenset[tuple[str, str]], dict[str, str]] = {}
+"""Each environment's secrets, by its items: an agent sends the same environment with
+every event, and hashing it is a tenth of the cost of matching every name again."""
+_KNOWN_MAX = 64
+
+
 def secret_values(environments: Iterable[Mapping[str, str]]) -> dict[str, str]:
     """Value -> the variable it is the value of, for every credential-named variable."""
     found: dict[str, str] = {}
     for env in environments:
-        for name, value in env.items():
-            if len(value) >= MIN_SECRET_CHARS and _SECRET_WORD.search(name.upper()):
-                found.setdefault(value, name)
+        key = frozenset(env.items())
+        secrets = _KNOWN.get(key)
+        if secrets is None:
+            secrets = {}
+            for name, value in env.items():
+                if len(value) >= MIN_SECRET_CHARS and _SECRET_WORD.search(name.upper()):
+                    secrets.setdefault(value, name)
+            if len(_KNOWN) >= _KNOWN_MAX:
+                _KNOWN.clear()
+            _KNOWN[key] = secrets
+        for value, name in secrets.items():
+            found.setdefault(value, name)
     return found
 
 

@@ -117,6 +117,10 @@ class Settings:
     """Past this size the audit file is rotated (``audit.jsonl.1`` is the newest old one)."""
     audit_keep: int = 3
     """Rotated audit files kept."""
+    audit_payload_max_bytes: int = 64 * 1024
+    """A fire's event (its payload, credentials scrubbed) is kept in its audit record when
+    its JSON is at most this long, so ``hookd fire --replay N`` can fire it again; 0:
+    never kept."""
     warm_python: bool = True
     """Run Python hooks (``python3 x.py``, Python shebang scripts, ``uv run x.py``) in a
     child forked from a warm interpreter of the same Python, options and start-up

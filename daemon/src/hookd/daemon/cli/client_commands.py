@@ -21,14 +21,24 @@ def _client(args: argparse.Namespace, timeout_s: float = 30.0) -> Client:
 
 
 def run_fire(args: argparse.Namespace) -> int:
-    roots = workspace_roots(args.workspace) or [_current_folder()]
-    payload = _read_payload(args)
+    if args.example:
+        return _print_example(args)
+    if args.replay is not None:
+        from .fire_inputs import replayed
+
+        again = replayed(args)
+        agent, event, payload = again.agent, again.event, again.payload
+        roots = workspace_roots(args.workspace) or again.roots
+    else:
+        agent, event = args.agent, args.event
+        roots = workspace_roots(args.workspace) or [_current_folder()]
+        payload = _read_payload(args)
     show = args.progress == "always" or (args.progress == "auto" and sys.stderr.isatty())
     env = None if args.no_env else agent_environment(os.environ)
     with _client(args) as client:
         result = client.fire(
-            args.agent,
-            args.event,
+            agent,
+            event,
             roots,
             payload,
             on_progress=_print_progress if show else None,
@@ -45,6 +55,20 @@ def run_fire(args: argparse.Namespace) -> int:
     if action != "proceed":
         print(f"hookd: {_ACTION_TEXT[action]}{_why(result)}", file=sys.stderr)
     return FIRE_EXIT_CODES[action]
+
+
+def _print_example(args: argparse.Namespace) -> int:
+    from ..all_dialects import DIALECTS
+    from ..model import Dialect
+    from .fire_inputs import example
+
+    event = DIALECTS[Dialect(args.agent)].canonical_event(args.event)
+    if event is None:
+        raise UserError(f"{args.agent} has no event {args.event!r}: 'hookd explain' and the "
+                        "agent's documentation list its events")  # fmt: skip
+    json.dump(example(args.agent, event, _current_folder()), sys.stdout, indent=2)
+    sys.stdout.write("\n")
+    return 0
 
 
 def trouble(result: dict[str, Any]) -> list[str]:

@@ -89,13 +89,18 @@ def _since(text: str) -> str:
 
 
 def _show_one(records: Iterable[dict[str, Any]], seq: int, raw: bool, path: str) -> int:
-    """``--show N``: the record numbered N (``#N`` in the listing), in full."""
+    """``--show N``: the record numbered N (``#N`` in the listing; -1: the newest fire),
+    in full. Numbers restart with the daemon: the newest record with that number."""
+    found = None
     for record in records:
-        if record.get("seq") == seq:
-            print(json.dumps(record, indent=2) if raw else render(record, full=True))
-            return 0
-    raise UserError(f"no record #{seq} in {path} (its numbers restart with the daemon; "
-                    "'hookd logs' lists them)")  # fmt: skip
+        if record.get("seq") == seq or (seq < 0 and record.get("type") == "fire"):
+            found = record
+    if found is None:
+        what = "fire" if seq < 0 else f"record #{seq}"
+        raise UserError(f"no {what} in {path} (its numbers restart with the daemon; "
+                        "'hookd logs' lists them)")  # fmt: skip
+    print(json.dumps(found, indent=2) if raw else render(found, full=True))
+    return 0
 
 
 def _show(records: Iterable[dict[str, Any]], raw: bool) -> None:
@@ -139,6 +144,9 @@ def render(record: dict[str, Any], full: bool = False) -> str:
         lines += [f"    warning: {w}" for w in warnings]
         if record.get("systemMessage"):
             lines.append(f"    to the user: {record['systemMessage']}")
+        if record.get("payload"):
+            lines.append(f"    payload: {record['payload']} (hookd fire --replay "
+                         f"{record.get('seq')} fires it again)")  # fmt: skip
     elif warnings:
         lines.append(f"    {len(warnings)} warning(s): {warnings[0]}"
                      + (f" (and {len(warnings) - 1} more: --show {record.get('seq')})"

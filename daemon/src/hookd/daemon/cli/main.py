@@ -91,8 +91,20 @@ def build_parser() -> argparse.ArgumentParser:
         "1 on error. Any action but proceed is also said in one line on stderr, and so is "
         "each hook that failed, timed out or did not run, and each warning (--quiet: not).",
     )
-    fire.add_argument("event", help="the agent's own event name, e.g. PreToolUse")
-    fire.add_argument("--agent", required=True, choices=AGENTS)
+    fire.add_argument("event", nargs="?", help="the agent's own event name, e.g. PreToolUse")
+    fire.add_argument("--agent", choices=AGENTS, help="the agent whose hooks and rules apply")
+    fire.add_argument(
+        "--replay", type=_record_number, metavar="N",
+        help="fire #N of the audit log again ('hookd logs' numbers them; 'last': the newest "
+        "fire): its agent, event, "
+        "workspace and payload as kept there (EVENT and --workspace override them)",
+    )  # fmt: skip
+    fire.add_argument(
+        "--example", action="store_true",
+        help="print a realistic payload of EVENT for AGENT to start from (fires nothing)",
+    )  # fmt: skip
+    fire.add_argument("--config", metavar="FILE", help="hookd config file (TOML), for --replay")
+    fire.set_defaults(check=_fire_arguments(fire))
     fire.add_argument(
         "--workspace",
         action="append",
@@ -196,9 +208,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="records to show (0: all)",
     )  # fmt: skip
     logs.add_argument("--json", action="store_true", help="print the records as JSON lines")
-    logs.add_argument("--show", type=_record_count, metavar="N",
-                      help="print fire #N (the number 'hookd logs' shows) in full, with "
-                      "each hook's output and every warning")  # fmt: skip
+    logs.add_argument("--show", type=_record_number, metavar="N",
+                      help="print fire #N (the number 'hookd logs' shows; 'last': the "
+                      "newest) in full: each hook's output, warnings, payload")  # fmt: skip
     logs.add_argument("--blocked", action="store_true", help="only fires hookd blocked")
     logs.add_argument("--agent", choices=AGENTS, help="only this agent's fires")
     logs.add_argument("--event", metavar="EVENT", help="only this event's fires")
@@ -237,6 +249,35 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument("--config", metavar="FILE", help="hookd config file (TOML)")
     _add_relay_commands(commands)
     return parser
+
+
+LAST = -1
+"""``--show last`` / ``--replay last``: the newest fire of the audit log."""
+
+
+def _fire_arguments(fire: argparse.ArgumentParser) -> Any:
+    """``fire``'s usage rule argparse cannot say: EVENT and --agent, unless --replay."""
+
+    def check(args: argparse.Namespace) -> None:
+        if args.replay is not None:
+            return
+        missing = [name for name, value in (("event", args.event), ("--agent", args.agent))
+                   if not value]  # fmt: skip
+        if missing:
+            fire.error(f"the following arguments are required: {', '.join(missing)} "
+                       "(or --replay N)")  # fmt: skip
+
+    return check
+
+
+def _record_number(text: str) -> int:
+    """A fire's number in ``hookd logs`` (``#N``), or ``last`` for the newest."""
+    if text == "last":
+        return LAST
+    number = _record_count(text)
+    if number == 0:
+        raise argparse.ArgumentTypeError("fires are numbered from 1 ('last': the newest)")
+    return number
 
 
 def _record_count(text: str) -> int:
@@ -319,6 +360,8 @@ def _relay_arguments(parser: argparse.ArgumentParser) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if getattr(args, "check", None) is not None:
+        args.check(args)
     if args.version:
         from importlib.metadata import version
 

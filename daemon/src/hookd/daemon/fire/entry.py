@@ -20,8 +20,9 @@ import trio
 
 from hookd.protocol import FIRE_TOO_DEEP, FireResult
 
-from ..audit import Peer, call_of
+from ..audit import Peer, call_of, kept_payload
 from ..model import FireRequest
+from ..scrub import secret_values
 from .pipeline import NO_PORTS, Fire, FirePorts, FireServices
 
 
@@ -87,10 +88,16 @@ def start(
         FireRefused: nested too deep in hooks (``max_fire_depth``); audited as refused.
     """
     audit = services.audit
+    if audit.path is None:
+        call = call_of(request.payload, request.session_id, request.relay)
+    else:  # what is written down has the caller's credentials scrubbed
+        secrets = secret_values((request.env, services.base_env))
+        call = call_of(request.payload, request.session_id, request.relay, secrets)
+        limit = services.settings.audit_payload_max_bytes
+        call.update(kept_payload(request.payload, limit, secrets))
     record = partial(
         audit.fire, peer=caller.peer, request_id=caller.request_id,
-        agent=request.dialect.value, event=request.event, roots=request.roots,
-        call=call_of(request.payload, request.session_id, request.relay),
+        agent=request.dialect.value, event=request.event, roots=request.roots, call=call,
     )  # fmt: skip
     if caller.peer.inside_hook:  # else the depth is 0, as parsed
         try:
