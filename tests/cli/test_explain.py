@@ -134,3 +134,23 @@ def test_an_unknown_event_is_refused_with_what_was_meant(served, workspace) -> N
                 str(workspace), stdin=BASH)  # fmt: skip
     assert shown.returncode == 1
     assert "PreToolUse" in shown.stderr
+
+
+def test_hooks_for_one_workspace_list_its_hooks_with_their_if(served, tmp_path: Path) -> None:
+    """``hookd hooks --workspace B`` lists B's hooks (and the user's), not those of every
+    workspace the daemon knows; a handler's ``if`` shows in the text listing."""
+    path, _ = served
+    first, second = tmp_path / "a", tmp_path / "b"
+    write_json(first / ".claude" / "settings.json",
+               claude_settings("PreToolUse", command("echo from-a")))  # fmt: skip
+    write_json(second / ".claude" / "settings.json", claude_settings(
+        "PreToolUse", command("echo from-b", **{"if": "Bash(git *)"}), matcher="Bash"))  # fmt: skip
+    assert cli(path, "hooks", "--workspace", str(first)).returncode == 0
+
+    listed = cli(path, "hooks", "--workspace", str(second))
+
+    assert listed.returncode == 0, listed.stderr
+    assert "echo from-b" in listed.stdout
+    assert "if Bash(git *)" in listed.stdout
+    assert "echo from-a" not in listed.stdout
+    assert "echo from-a" in cli(path, "hooks").stdout  # without --workspace: every root

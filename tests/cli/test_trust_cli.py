@@ -72,6 +72,7 @@ def test_the_quick_start_needs_hookd_allow(served: str, workspace: Path, config:
     assert allowed.returncode == 0, allowed.stderr
     # the one hook, as Claude Code and Copilot CLI (which reads .claude/settings.json) run it
     assert f"allowed {workspace}: 2 hook(s)" in allowed.stdout
+    assert "WAITING" not in run("--socket", served, "status").stdout  # at once, no fire needed
 
     trusted = run(*fire, stdin=PAYLOAD)
     assert trusted.returncode == 2

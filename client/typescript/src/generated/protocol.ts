@@ -568,10 +568,10 @@ export type StatusParams = Record<string, never>;
 /**
  * Params of `hooks/list`: Every registered hook with its dialect, layer and source, and every source's read error.
  *
- * The registry is kept current by a file watcher, so this needs no fire. `roots`, when given, are registered first (as `roots/add`).
+ * The registry is kept current by a file watcher, so this needs no fire. Without `roots`: the hooks of every known root. With `roots`: they are registered first (as `roots/add`), and only their hooks are listed, with the user's and the system's.
  */
 export interface HooksListParams {
-  /** Workspace roots to register before listing. */
+  /** Workspace roots to register, and to list the hooks of (with the user's and system's). */
   roots?: AbsolutePath[];
 }
 

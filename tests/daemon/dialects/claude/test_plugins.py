@@ -10,34 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from hookd_testing import claude_settings, command, write_json
+from hookd_testing.claude_plugins import install
 
 PLUGIN = "guard@local"
-
-
-def install(home: Path, market: Path, name: str, hooks: dict[str, Any], *,
-            manifest: dict[str, Any] | None = None, enabled: bool | None = True) -> Path:  # fmt: skip
-    """A plugin of a directory marketplace, installed for the user."""
-    root = market / "plugins" / name
-    write_json(root / "hooks" / "hooks.json", {"hooks": hooks})
-    write_json(root / ".claude-plugin" / "plugin.json", {"name": name, **(manifest or {})})
-    catalog = market / ".claude-plugin" / "marketplace.json"
-    entries = json.loads(catalog.read_text())["plugins"] if catalog.exists() else []
-    write_json(catalog, {"name": "local", "plugins": [*entries, {"name": name,
-                                                                 "source": f"./plugins/{name}"}]})  # fmt: skip
-    plugins = home / ".claude" / "plugins"
-    installed = plugins / "installed_plugins.json"
-    current = json.loads(installed.read_text())["plugins"] if installed.exists() else {}
-    cache = plugins / "cache" / "local" / name / "1.0.0"
-    current[f"{name}@local"] = [{"scope": "user", "installPath": str(cache), "version": "1.0.0"}]
-    write_json(installed, {"version": 2, "plugins": current})
-    write_json(plugins / "known_marketplaces.json", {"local": {
-        "source": {"source": "directory", "path": str(market)}, "installLocation": str(market)}})  # fmt: skip
-    if enabled is not None:
-        user = home / ".claude" / "settings.json"
-        settings = json.loads(user.read_text()) if user.exists() else {}
-        settings.setdefault("enabledPlugins", {})[f"{name}@local"] = enabled
-        write_json(user, settings)
-    return root
 
 
 def pre(handler: dict[str, Any]) -> dict[str, Any]:

@@ -282,6 +282,8 @@ def run_hooks(args: argparse.Namespace) -> int:
         print(f"{where}{matcher} {hook['source']}")
         if hook["command"] != hook["source"]:
             print(f"{'':<44}$ {hook['command']}")
+        if hook.get("if"):
+            print(f"{'':<44}if {hook['if']}")
         if hook.get("relay"):
             print(f"{'':<44}(relay entry, not run by hookd){_relay_named(hook)}")
     for error in listing["errors"]:

@@ -177,8 +177,9 @@ def build_parser() -> argparse.ArgumentParser:
         "hooks",
         help="list every registered hook and source error",
         description="List every hook the daemon knows (dialect, layer, event, matcher, source "
-        "file, command), for its roots and the --workspace folders; the files it could not "
-        "read are listed on stderr.",
+        "file, command, if), for all its roots, or with --workspace for those folders only "
+        "(and the user's and system's hooks); the files it could not read are listed on "
+        "stderr.",
     )
     hooks.add_argument("--json", action="store_true", help="print the raw JSON")
     hooks.add_argument(
@@ -186,7 +187,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="DIR",
-        help="register this workspace root, an existing folder, first (repeatable)",
+        help="list this workspace's hooks (registered first; an existing folder; repeatable)",
     )
 
     commands.add_parser(

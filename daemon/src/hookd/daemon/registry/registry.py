@@ -397,6 +397,7 @@ class Registry:
         reports them as not run), each as the dialect would have selected it."""
         assert self.trust is not None
         screened = self.trust.screen(loaded, request.event)
+        warnings += screened.notes
         specs, selection_warnings = module.select(screened.run, request)
         if screened.report is None:
             return specs, selection_warnings
@@ -412,19 +413,41 @@ class Registry:
         return specs + refused, selection_warnings
 
     # views -------------------------------------------------------------------------
-    def listing(self) -> dict[str, Any]:
-        """Every known hook with its source and layer, and every source's error."""
-        hooks: list[dict[str, Any]] = []
-        errors: list[dict[str, str]] = []
-        for source in self.all_sources():
+    def listing(self, roots: Sequence[str] | None = None) -> dict[str, Any]:
+        """Every hook of ``roots`` (default: every known root) and of the user and system
+        places, with its source and layer, and every source's error.
+
+        A hook folder read per root (Claude's plugins folder: which plugins a project
+        has installed depends on the project) is read for each root, and a hook it lists
+        for several roots (a user-scope plugin) is listed once."""
+        hooks: dict[tuple[Any, ...], dict[str, Any]] = {}
+        errors: dict[tuple[str, str, str], dict[str, str]] = {}
+        for source in self._listed_sources(self._roots if roots is None else roots):
             content = self.current(source)
             if content.error:
-                errors.append(
-                    {"dialect": source.dialect.value, "source": source.path, "error": content.error}
-                )
+                error = {"dialect": source.dialect.value, "source": source.path,
+                         "error": content.error}  # fmt: skip
+                errors.setdefault((source.dialect.value, source.path, content.error), error)
             for event, specs in content.hooks.items():
-                hooks.extend(_describe(spec, event) for spec in specs)
-        return {"roots": self.roots, "hooks": hooks, "errors": errors}
+                for spec in specs:
+                    described = _describe(spec, event)
+                    key = (described["dialect"], event, spec.source, spec.command, spec.matcher,
+                           spec.condition)  # fmt: skip
+                    hooks.setdefault(key, described)
+        return {"roots": self.roots, "hooks": list(hooks.values()),
+                "errors": list(errors.values())}  # fmt: skip
+
+    def _listed_sources(self, roots: Iterable[str]) -> list[Source]:
+        seen: dict[tuple[str, str, str | None], Source] = {}
+        root_sets: list[list[str]] = [[root] for root in roots] or [[]]
+        for dialect in self.dialects:
+            if dialect.value in self.settings.disabled_dialects:
+                continue
+            for root_set in root_sets:
+                for source in self.sources_for(dialect, root_set):
+                    per_root = source.root if source.kind == "hookdir" else None
+                    seen.setdefault((dialect.value, source.path, per_root), source)
+        return list(seen.values())
 
     def watch_targets(self) -> set[str]:
         """Directories to watch (non-recursively) so that every source's change is seen.

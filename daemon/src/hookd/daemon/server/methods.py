@@ -185,10 +185,13 @@ async def status_method(ctx: RequestContext) -> Any:
 
 
 async def hooks_list_method(ctx: RequestContext, roots: Any = None) -> Any:
-    """Every registered hook with its dialect, layer and source file, and source errors."""
-    if roots is not None:
-        ctx.services.add_roots(_checked_roots(roots))
-    return Success(ctx.services.registry.listing())
+    """Every registered hook with its dialect, layer and source file, and source errors;
+    with ``roots``: those roots' (registered first), the user's and the system's only."""
+    if roots is None:
+        return Success(ctx.services.registry.listing())
+    checked = _checked_roots(roots)
+    ctx.services.add_roots(checked)
+    return Success(ctx.services.registry.listing(checked))
 
 
 async def hooks_explain_method(

@@ -60,6 +60,9 @@ class Screened:
     report: list[tuple[Source, Loaded]] | None
     """Every hook, the refused ones marked, with the run view's settings; None when
     nothing was refused."""
+    notes: tuple[str, ...] = ()
+    """Settings a refused source would have applied (a plugin only a project enables):
+    what does not happen for want of trust, said."""
 
 
 class TrustGate:
@@ -97,6 +100,7 @@ class TrustGate:
         # The report is made at the first refusal (until then it is ``run``): most fires
         # refuse nothing.
         report: list[tuple[Source, Loaded]] | None = None
+        notes: list[str] = []
         for pair in loaded:
             source, content = pair
             specs = content.hooks.get(event, ())
@@ -107,6 +111,9 @@ class TrustGate:
                 continue
             problem = self._source_problem(source, content, workspaces)
             if problem is not None:
+                if content.settings and source.kind == "settings":
+                    keys = ", ".join(sorted(content.settings))
+                    notes.append(f"{source.path}: its settings ({keys}) do not apply: {problem}")
                 report = run.copy() if report is None else report
                 run.append((source, Loaded(error=content.error)))
                 marked = tuple(replace(spec, refused=problem) for spec in specs)
@@ -128,7 +135,7 @@ class TrustGate:
             report.append(
                 (source, replace(content, hooks={**content.hooks, event: tuple(marked_specs)}))
             )
-        return Screened(run, report)
+        return Screened(run, report, tuple(notes))
 
     def _settings_in_fire(self) -> dict[str, tuple[Source, Loaded]]:
         """The fire's settings files by path, made only when a workspace check needs them
@@ -145,8 +152,8 @@ class TrustGate:
             unsafe = self._settings_unsafe(source.path, content)
             if unsafe:
                 return unsafe
-        if self.trust_all or source.root is None:
-            return None
+        if self.trust_all or source.root is None or not _inside(source.path, source.root):
+            return None  # the user's own folder (Claude's plugins): what enables it decides
         workspace = self._workspace(source.root, workspaces)
         if workspace.problem:
             return workspace.problem
@@ -168,6 +175,8 @@ class TrustGate:
     ) -> str | None:
         workspace = None
         if not self.trust_all and source.root is not None:
+            if source.kind == "hookdir" and not _inside(spec.source, source.root):
+                return self._unsafe(spec.source)  # a plugin in the user's folder: theirs
             workspace = self._workspace(source.root, workspaces)
         if source.kind == "hookdir":
             unsafe = self._unsafe(spec.source)
@@ -320,6 +329,14 @@ class TrustGate:
 
     # status -----------------------------------------------------------------------------
     def view(self) -> dict[str, Any]:
+        """Trust for ``status``, as it is now: a waiting workspace is checked against the
+        store again (a ``hookd allow`` or ``deny`` since the last fire shows at once)."""
+        for root in list(self.waiting):
+            problem = self._check_workspace(root).problem
+            if problem is None:
+                del self.waiting[root]
+            else:
+                self.waiting[root] = problem
         return {
             "trustAll": self.trust_all,
             "store": self.store.path,
@@ -330,3 +347,9 @@ class TrustGate:
             ],
             "refused": [{"path": path, "reason": why} for path, why in self.refused.items()],
         }
+
+
+def _inside(path: str, root: str) -> bool:
+    """Whether ``path`` is in the workspace ``root`` (a file the workspace's approval
+    covers), rather than the user's own (a plugin under ``~/.claude``)."""
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
