@@ -45,3 +45,6 @@ def test_the_readme_block_says_why(served, tmp_path: Path, isolated_home: Path) 
     # 4. logs --show last (its payload and the hook's output), then the replay (above: twice)
     assert 'payload: {"session_id":"example-session"' in out
     assert "no guard configured for" in out
+    trace = (folder / "trace.html").read_text()
+    assert "<svg" in trace
+    assert "failed" in trace

@@ -94,6 +94,10 @@ class Case:
     ``{ws}``, ``{home}`` and ``{hooks}`` (the folder of the hooks' scripts) filled in."""
     every_run: bool = False
     """Compare every run of every hook, not only each hook's first."""
+    trust_on: bool = False
+    """hookd checks trust (``trust_all`` off, the workspace never allowed), as for a user
+    who installed hookd and ran no ``hookd allow``: what is the user's own runs as under
+    the agent."""
     absent: str = ""
     """A text a hook sent that must reach neither the model nor hookd's result (its
     output was no usable answer)."""
@@ -1364,6 +1368,14 @@ CASES = [
         "a plugin's PreToolUse hook blocks; it sees CLAUDE_PLUGIN_ROOT and CLAUDE_PLUGIN_DATA",
         (),
         plugins=(Plugin("guard", (Hook("g", exit=2, stderr="plugin says no"),)),),
+    ),
+    Case(
+        "plugin-user-enabled-untrusted-folder",
+        "a plugin the user installed (enabled in the user's settings) runs in a folder "
+        "never allowed with 'hookd allow': the user's own, as under the agent (issue 28)",
+        (),
+        plugins=(Plugin("guard", (Hook("g", exit=2, stderr="plugin says no"),)),),
+        trust_on=True,
     ),
     Case(
         "plugin-and-settings-contexts",

@@ -537,6 +537,9 @@ async def test_claude_agent_and_hookd_agree(case: Case, ahead: Ahead, settings: 
     _root, running = ahead.take(case)
     side = await trio.to_thread.run_sync(running.result)
     places, agent = side["places"], side["agent"]
+    if case.trust_on:
+        state = places["home"].parent / "hookd-state"
+        settings = replace(settings, trust_all=False, state_dir=str(state))
     async with _hookd_endpoint(case, places, side["endpoint"]):
         hookd = await _fire_hookd(case, places, settings)
 

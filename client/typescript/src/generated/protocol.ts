@@ -42,6 +42,10 @@ export interface HookRun {
   exitCode: number | null;
   /** Wall time of the hook process in milliseconds. */
   durationMs: number;
+  /** When the fire began this hook, in milliseconds after the fire began (`hookd trace` draws it). */
+  startMs?: number;
+  /** Of the time from `startMs` to its end, what was not the hook's own run (`durationMs`): waiting for a process slot, preparing it; `hookd trace` draws it as a queue wait. */
+  queuedMs?: number;
   /** The hook ran past its timeout and its process group was killed. */
   timedOut: boolean;
   error: string | null;

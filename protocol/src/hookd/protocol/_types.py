@@ -54,6 +54,8 @@ class HookRun(TypedDict):
     stdoutTruncated: bool
     stderrTruncated: bool
     spilled: list[JsonObject]
+    startMs: NotRequired[float]
+    queuedMs: NotRequired[float]
     stdoutTail: NotRequired[str]
     stdoutTailCut: NotRequired[bool]
     stderrTail: NotRequired[str]

@@ -26,21 +26,27 @@ class Replayed:
     payload: dict[str, Any]
 
 
-def replayed(args: argparse.Namespace) -> Replayed:
-    """Fire ``args.replay`` of the audit log (the newest record with that number; -1:
-    the newest fire)."""
-    settings = load_settings(args.config)
+def logged_fire(config: str | None, number: int) -> dict[str, Any]:
+    """Fire ``number`` of the audit log (the newest record with that number, since the
+    numbers restart with the daemon; -1: the newest fire)."""
+    settings = load_settings(config)
     path = audit_path(settings.state_dir)
     found: dict[str, Any] | None = None
     for name in [*rotated_files(path, settings.audit_keep)[:-1], path]:
         if os.path.exists(name):
             for record in read_records(name):
-                if record.get("type") == "fire" and args.replay in (record.get("seq"), -1):
+                if record.get("type") == "fire" and number in (record.get("seq"), -1):
                     found = record
     if found is None:
-        what = "fire" if args.replay < 0 else f"fire #{args.replay}"
+        what = "fire" if number < 0 else f"fire #{number}"
         raise UserError(f"no {what} in {path}: 'hookd logs' lists the fires with their "
                         "numbers")  # fmt: skip
+    return found
+
+
+def replayed(args: argparse.Namespace) -> Replayed:
+    """Fire ``args.replay`` of the audit log again, as it was kept there."""
+    found = logged_fire(args.config, args.replay)
     args.replay = found.get("seq")
     text = found.get("payload")
     if not isinstance(text, str):

@@ -233,6 +233,23 @@ def build_parser() -> argparse.ArgumentParser:
         )
         trust.add_argument("dir", nargs="?", metavar="DIR", help="default: the current folder")
         trust.add_argument("--config", metavar="FILE", help="hookd config file (TOML)")
+    trace = commands.add_parser(
+        "trace",
+        help="draw one fire of the audit log as a timeline (HTML or SVG)",
+        description="Draw fire N of the audit log ('hookd logs' numbers them; default: the "
+        "newest) as a timeline: each hook a bar from when the fire began it, its queue wait "
+        "(waiting for a process slot, being prepared) apart from its run, failed, blocked, "
+        "timed-out, slow and not-run hooks marked, the verdict on top. Writes a small "
+        "self-contained HTML page (--svg: an SVG image) to hookd-trace-N.html in the "
+        "current folder, or to -o FILE ('-': stdout). Reads the log from disk: the daemon "
+        "need not run.",
+    )
+    trace.add_argument("number", nargs="?", type=_record_number, default=LAST, metavar="N",
+                       help="the fire's number, or 'last' (the default)")  # fmt: skip
+    trace.add_argument("-o", "--output", metavar="FILE", help="where to write it ('-': stdout)")
+    trace.add_argument("--svg", action="store_true", help="an SVG image instead of a page")
+    trace.add_argument("--config", metavar="FILE", help="hookd config file (TOML)")
+
     validate = commands.add_parser(
         "validate",
         help="check the hook configuration of workspaces and the user's, for every agent",
@@ -394,6 +411,10 @@ def _run(args: argparse.Namespace) -> int:
         from . import relay_commands
 
         return relay_commands.run(args)
+    if args.command == "trace":
+        from .trace_command import run_trace
+
+        return run_trace(args)
     if args.command == "validate":
         from .validate_command import run_validate
 

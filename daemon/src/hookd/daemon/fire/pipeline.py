@@ -155,8 +155,9 @@ class Fire:
         entry = stats.begin(request.dialect, request.event, request.roots)
         entry.hooks_total = len(self.specs)
         progress = FireProgress(
-            request, module, len(self.specs), stats=stats, entry=entry, notify=self.ports.notify
-        )
+            request, module, len(self.specs), stats=stats, entry=entry,
+            notify=self.ports.notify, began=self.started,
+        )  # fmt: skip
         progress.begin()
         return progress, entry
 

@@ -7,6 +7,7 @@ in ``status`` current. Hooks are named as their dialect names them (``hook_label
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -34,13 +35,18 @@ class FireProgress:
         stats: Stats,
         entry: InFlight,
         notify: Notify | None,
+        began: float | None = None,
     ) -> None:
+        """``began``: the fire's start (``time.perf_counter()``), from which each hook's
+        ``startMs`` is counted."""
         self._request = request
         self._module = module
         self._total = total
         self._stats = stats
         self._entry = entry
         self._notify = notify
+        self._began = began if began is not None else time.perf_counter()
+        self._started: dict[int, float] = {}
         self.runs: dict[int, HookRun] = {}
         """The ``hooks[]`` entry of every finished hook, by index."""
 
@@ -70,6 +76,7 @@ class FireProgress:
         )
 
     def started(self, index: int, spec: HookSpec) -> None:
+        self._started[index] = time.perf_counter()
         self._entry.running[index] = spec.source
         if self._notify is None:
             return
@@ -86,6 +93,11 @@ class FireProgress:
 
     def finished(self, report: HookReport) -> None:
         run = hook_run(report)
+        started = self._started.get(report.index)
+        if started is not None:
+            run["startMs"] = round((started - self._began) * 1000, 3)
+            took = (time.perf_counter() - started) * 1000
+            run["queuedMs"] = round(max(0.0, took - run["durationMs"]), 3)
         self._entry.running.pop(report.index, None)
         self._entry.hooks_done += 1
         self.runs[report.index] = run
