@@ -98,3 +98,19 @@ def test_a_folder_that_is_not_one_is_an_error(isolated_home, tmp_path: Path) -> 
     assert done.returncode == 1
     assert "not a directory" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_filters_that_do_not_do_what_they_say(isolated_home, workspace: Path) -> None:
+    """Read without a word by the agent: a matcher on an event that has none (it runs on
+    every such event), a matcher that is no regular expression, an ``if`` on an event
+    that is no tool call (never runs)."""
+    write_json(workspace / ".claude" / "settings.json", {"hooks": {
+        "UserPromptSubmit": [{"matcher": "Bash", "hooks": [command("true")]}],
+        "PreToolUse": [{"matcher": "Bash(", "hooks": [command("true")]}],
+        "Stop": [{"hooks": [command("true", **{"if": "Bash(git *)"})]}]}})  # fmt: skip
+
+    said = "\n".join(p["problem"] for p in problems(workspace))
+
+    assert "matcher 'Bash' is ignored: UserPromptSubmit has no matcher" in said
+    assert "matcher 'Bash(' is not a valid regular expression: the hook never runs" in said
+    assert "'if' 'Bash(git *)' on Stop, which is no tool call: the hook never runs" in said

@@ -129,7 +129,30 @@ def load(source: Source) -> Loaded:
         return agents.load(source, _EVENT_SET, _make_handler)
     if source.kind == "hookdir":
         return _load_dropins(source)
-    return load_settings_hooks(source, _EVENT_SET, _make_handler, _KEPT_SETTINGS)
+    loaded = load_settings_hooks(source, _EVENT_SET, _make_handler, _KEPT_SETTINGS)
+    notes = _ignored(loaded)
+    return replace(loaded, notes=(*loaded.notes, *notes)) if notes else loaded
+
+
+def _ignored(loaded: Loaded) -> list[str]:
+    """What the agent reads without a word but that does not do what it says: a matcher
+    on an event that has none (its hooks run on every such event), a matcher that is no
+    regular expression or an ``if`` on an event that is no tool call (the hook never
+    runs). For ``hooks/explain`` and ``hookd validate``; the fire goes as the agent's."""
+    notes: dict[str, None] = {}
+    for event, specs in loaded.hooks.items():
+        for spec in specs:
+            where = f"{spec.source}: {event}"
+            if spec.matcher not in (None, "", "*") and event not in rules.MATCHER_FIELD:
+                notes[f"{where}: matcher {spec.matcher!r} is ignored: {event} has no "
+                      f"matcher, so its hooks run on every {event}"] = None  # fmt: skip
+            elif event in rules.MATCHER_FIELD and rules.invalid_regex(spec.matcher):
+                notes[f"{where}: matcher {spec.matcher!r} is not a valid regular "
+                      "expression: the hook never runs"] = None  # fmt: skip
+            if spec.condition is not None and event not in rules.TOOL_EVENTS:
+                notes[f"{where}: 'if' {spec.condition!r} on {event}, which is no tool call: "
+                      "the hook never runs"] = None  # fmt: skip
+    return list(notes)
 
 
 def _load_dropins(folder: Source) -> Loaded:
