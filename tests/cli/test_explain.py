@@ -101,7 +101,8 @@ def test_a_duplicate_and_a_relay_entry_are_named(served, workspace) -> None:
 
 
 def test_a_cline_hook_without_its_execute_bit_is_said(served, workspace: Path) -> None:
-    """Cline skips it without a word; hookd's fire and explain name it and the fix."""
+    """Cline skips it without a word, and so does the fire (as the agent: its conformance
+    cases); explain names it and the fix."""
     path, _ = served
     hook = workspace / ".clinerules" / "hooks" / "PreToolUse"
     hook.parent.mkdir(parents=True)
@@ -114,9 +115,10 @@ def test_a_cline_hook_without_its_execute_bit_is_said(served, workspace: Path) -
     explained = explain(path, workspace, "PreToolUse", "--agent", "cline", stdin=payload)
 
     assert fired.returncode == 0, fired.stderr
-    assert f"{hook}: not executable, so Cline does not run it" in fired.stderr
-    assert "chmod +x" in fired.stderr
-    assert any("not executable" in w for w in explained["warnings"])
+    assert json.loads(fired.stdout)["hooks"] == []
+    [said] = [w for w in explained["warnings"] if "not executable" in w]
+    assert f"{hook}: not executable, so Cline does not run it" in said
+    assert "chmod +x" in said
 
 
 def test_nothing_declared_says_where_to_look(served, workspace) -> None:

@@ -42,7 +42,7 @@ def test_the_protocol_names_every_member_callers_use() -> None:
     assert set(MEMBERS) == {
         "DIALECT", "EVENTS", "POLICY", "UNCANCELLABLE_EVENTS", "GUARD_EVENTS", "TAKES_HOOKS_DIRS",
         "HOOKS_DIR_ENV", "canonical_event", "sources", "load", "load_event",
-        "kept_after_error", "sequential", "chained", "select", "prepare", "interpret", "refine", "action",
+        "kept_after_error", "switched_off", "sequential", "chained", "select", "prepare", "interpret", "refine", "action",
         "native", "fire_extras", "async_result", "hook_label",
     }  # fmt: skip
 

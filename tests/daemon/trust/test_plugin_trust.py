@@ -90,3 +90,18 @@ async def test_listing_a_workspace_shows_the_plugins_installed_for_it(
         tmp_path / "market" / "plugins" / "guard" / "hooks" / "hooks.json"
     )
     assert all(h["root"] in (None, str(second)) for h in of_second["hooks"])
+
+
+async def test_a_plugin_installed_but_not_enabled_is_listed_as_off(
+    rpc, workspace, settings, tmp_path
+) -> None:
+    install(Path(settings.home), tmp_path / "market", "guard", BLOCK, enabled=False)
+
+    listing = await rpc.call("hooks/list", {"roots": [str(workspace)]})
+
+    [listed] = [h for h in listing["hooks"] if h["layer"] == "plugin"]
+    assert listed["off"] == "the plugin guard@local is installed but not enabled (enabledPlugins)"
+    write_json(Path(settings.home) / ".claude" / "settings.json",
+               {"enabledPlugins": {PLUGIN: True}})  # fmt: skip
+    listing = await rpc.call("hooks/list", {"roots": [str(workspace)]})
+    assert [h["off"] for h in listing["hooks"] if h["layer"] == "plugin"] == [None]

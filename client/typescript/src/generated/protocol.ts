@@ -229,6 +229,8 @@ export interface ListedHook {
   root: string | null;
   /** True for hookd's own relay entry (`hookd-relay` in a settings file, a relay file in a hook folder, an http entry): the agent runs it and it hands the event to hookd, which runs the adopted hooks; hookd never runs it as a hook. */
   relay: boolean;
+  /** Why the agent runs this hook on no payload at all (a Claude Code plugin installed but not enabled, `disableAllHooks`), as the sources of its workspace stand; null otherwise. */
+  off: string | null;
 }
 
 /** A hook source that could not be read. */

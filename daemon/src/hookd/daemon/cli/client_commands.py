@@ -284,6 +284,8 @@ def run_hooks(args: argparse.Namespace) -> int:
             print(f"{'':<44}$ {hook['command']}")
         if hook.get("if"):
             print(f"{'':<44}if {hook['if']}")
+        if hook.get("off"):
+            print(f"{'':<44}(off: {hook['off']})")
         if hook.get("relay"):
             print(f"{'':<44}(relay entry, not run by hookd){_relay_named(hook)}")
     for error in listing["errors"]:

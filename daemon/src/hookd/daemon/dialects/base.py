@@ -87,6 +87,11 @@ class DialectModule(Protocol):
     ) -> Mapping[str, tuple[HookSpec, ...]]:
         """What of a source's last good hooks stays in force once it stops parsing."""
 
+    def switched_off(self, loaded: Sequence[tuple[Source, Loaded]]) -> list[tuple[HookSpec, str]]:
+        """The hooks of ``loaded`` (one workspace's sources) that the agent runs on no
+        payload at all, each with why (a plugin installed but not enabled; a switch that
+        turns every hook off): marked ``off`` in ``hooks/list``."""
+
     def sequential(self, request: FireRequest, specs: Sequence[HookSpec]) -> bool:
         """Whether this fire's hooks (``specs``, as ``select`` chose them) run one after
         another instead of concurrently."""
@@ -139,6 +144,11 @@ class DialectModule(Protocol):
 
 
 # Defaults a dialect assigns to the members it has no use for ---------------------------
+
+
+def none_off(loaded: Sequence[tuple[Source, Loaded]]) -> list[tuple[HookSpec, str]]:
+    """``switched_off``: the agent has no switch that turns a declared hook off."""
+    return []
 
 
 def keep_all(hooks: Mapping[str, tuple[HookSpec, ...]]) -> Mapping[str, tuple[HookSpec, ...]]:

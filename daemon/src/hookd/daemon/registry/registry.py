@@ -417,37 +417,34 @@ class Registry:
         """Every hook of ``roots`` (default: every known root) and of the user and system
         places, with its source and layer, and every source's error.
 
-        A hook folder read per root (Claude's plugins folder: which plugins a project
-        has installed depends on the project) is read for each root, and a hook it lists
-        for several roots (a user-scope plugin) is listed once."""
+        Each root's sources are read together, as a fire of that root reads them, so a
+        hook folder read per root (Claude's plugins: which are installed depends on the
+        project) gives that root's hooks, and the dialect can mark what it would run on
+        no payload (``off``: a plugin installed but not enabled). A hook several roots
+        share (a user-scope plugin, a user settings file) is listed once."""
         hooks: dict[tuple[Any, ...], dict[str, Any]] = {}
         errors: dict[tuple[str, str, str], dict[str, str]] = {}
-        for source in self._listed_sources(self._roots if roots is None else roots):
-            content = self.current(source)
-            if content.error:
-                error = {"dialect": source.dialect.value, "source": source.path,
-                         "error": content.error}  # fmt: skip
-                errors.setdefault((source.dialect.value, source.path, content.error), error)
-            for event, specs in content.hooks.items():
-                for spec in specs:
-                    described = _describe(spec, event)
-                    key = (described["dialect"], event, spec.source, spec.command, spec.matcher,
-                           spec.condition)  # fmt: skip
-                    hooks.setdefault(key, described)
-        return {"roots": self.roots, "hooks": list(hooks.values()),
-                "errors": list(errors.values())}  # fmt: skip
-
-    def _listed_sources(self, roots: Iterable[str]) -> list[Source]:
-        seen: dict[tuple[str, str, str | None], Source] = {}
-        root_sets: list[list[str]] = [[root] for root in roots] or [[]]
-        for dialect in self.dialects:
+        wanted = self._roots if roots is None else roots
+        root_sets: list[list[str]] = [[root] for root in wanted] or [[]]
+        for dialect, module in self.dialects.items():
             if dialect.value in self.settings.disabled_dialects:
                 continue
             for root_set in root_sets:
-                for source in self.sources_for(dialect, root_set):
-                    per_root = source.root if source.kind == "hookdir" else None
-                    seen.setdefault((dialect.value, source.path, per_root), source)
-        return list(seen.values())
+                loaded = [(s, self.current(s)) for s in self.sources_for(dialect, root_set)]
+                off = {id(spec): why for spec, why in module.switched_off(loaded)}
+                for source, content in loaded:
+                    if content.error:
+                        error = {"dialect": dialect.value, "source": source.path,
+                                 "error": content.error}  # fmt: skip
+                        errors.setdefault((dialect.value, source.path, content.error), error)
+                    for event, specs in content.hooks.items():
+                        for spec in specs:
+                            key = (dialect.value, event, spec.source, spec.command,
+                                   spec.matcher, spec.condition)  # fmt: skip
+                            if key not in hooks:
+                                hooks[key] = {**_describe(spec, event), "off": off.get(id(spec))}
+        return {"roots": self.roots, "hooks": list(hooks.values()),
+                "errors": list(errors.values())}  # fmt: skip
 
     def watch_targets(self) -> set[str]:
         """Directories to watch (non-recursively) so that every source's change is seen.

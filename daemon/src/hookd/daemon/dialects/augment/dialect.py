@@ -320,6 +320,9 @@ def _spec(
     )
 
 
+switched_off = base.none_off
+
+
 def kept_after_error(hooks: Mapping[str, tuple[HookSpec, ...]]) -> dict[str, tuple[HookSpec, ...]]:
     """The last good hooks of a file that no longer parses, kept so that a typo does not
     switch a policy hook off, but without their metadata opt-ins: the edit may have been

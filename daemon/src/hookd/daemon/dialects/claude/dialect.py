@@ -64,6 +64,29 @@ TAKES_HOOKS_DIRS = False
 HOOKS_DIR_ENV: str | None = None
 interpret = claude_output.interpret
 kept_after_error = base.keep_all
+
+
+def switched_off(loaded: Sequence[tuple[Source, Loaded]]) -> list[tuple[HookSpec, str]]:
+    """A plugin installed but not enabled (``enabledPlugins`` over the layers), and every
+    hook ``disableAllHooks`` turns off: the agent runs them on no payload."""
+    policy = _policy(loaded)
+    off: list[tuple[HookSpec, str]] = []
+    for source, content in loaded:
+        switch = policy.disable_all == "managed" or (
+            policy.disable_all and source.layer != "managed"
+        )
+        for specs in content.hooks.values():
+            for spec in specs:
+                if switch:
+                    off.append((spec, "disableAllHooks is set in the settings"))
+                elif source.layer == plugins.LAYER:
+                    plugin = spec.options["plugin"]
+                    if policy.enabled_plugins.get(plugin) is not True:
+                        off.append((spec, f"the plugin {plugin} is installed but not enabled "
+                                          "(enabledPlugins)"))  # fmt: skip
+    return off
+
+
 refine = base.unrefined
 hook_label = base.label_by_command
 

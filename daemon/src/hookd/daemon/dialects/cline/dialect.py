@@ -74,6 +74,7 @@ POLICY = CombinePolicy(
     context_separator="\n\n", reason_separator="\n", reasons_from="all", single_verbatim=True
 )
 kept_after_error = base.keep_all
+switched_off = base.none_off
 fire_extras = base.no_extras
 async_result = base.no_async_result
 action = base.cancel_stops
@@ -142,8 +143,9 @@ def load_event(source: Source, event: str) -> tuple[HookSpec, ...] | Loaded:
 
     A hook is the file named exactly like the event, a regular file (symlinks followed)
     with an execute bit. Anything else (missing, directory, not executable, a path
-    through a file) is no hook, as in Cline, which says nothing; a regular file without
-    the bit comes back as a note (``Loaded.notes``), the fire's warning. Another error
+    through a file) is no hook, as in Cline, which says nothing (nor does the fire); a
+    regular file without the bit comes back as a note (``Loaded.notes``) that ``hookd
+    explain`` and ``hookd validate`` show. Another error
     (a symlink loop, a path too long, an I/O error) is returned as a ``Loaded`` error,
     which ``select`` turns into a warning: Cline propagates those ("unexpected file
     system errors").
@@ -195,7 +197,6 @@ def select(
     A relay fire runs only the folder adopted from the relay file's own folder (the agent
     runs one relay file per folder: each stands for its folder's hooks)."""
     warnings = [content.error for _source, content in loaded if content.error]
-    warnings += [note for _source, content in loaded for note in content.notes]
     chosen = [
         spec
         for source, content in loaded

@@ -78,6 +78,7 @@ HOOKS_DIR_ENV: str | None = None
 agent reads (its hooks never run). A client may still name extra folders in the fire's
 ``hooksDirs`` on purpose."""
 kept_after_error = base.keep_all
+switched_off = base.none_off
 fire_extras = base.no_extras
 async_result = base.no_async_result
 action = base.cancel_stops

@@ -70,6 +70,7 @@ _hooks_files: StatCache[Loaded] = StatCache()
 _config_files: StatCache[Loaded] = StatCache()
 
 kept_after_error = base.keep_none
+switched_off = base.none_off
 fire_extras = base.no_extras
 hook_label = base.label_by_command
 

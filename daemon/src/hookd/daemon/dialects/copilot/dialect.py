@@ -82,6 +82,7 @@ RUNTIME_NAMES = {claude: runtime for runtime, claude in reversed(TOOL_NAMES.item
 _files: StatCache[Loaded] = StatCache()
 
 kept_after_error = base.keep_all
+switched_off = base.none_off
 fire_extras = base.no_extras
 async_result = base.no_async_result
 

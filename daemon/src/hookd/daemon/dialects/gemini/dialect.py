@@ -86,6 +86,7 @@ _RUN_VARIABLE = re.compile(
 )
 
 kept_after_error = base.keep_none
+switched_off = base.none_off
 fire_extras = base.no_extras
 async_result = base.no_async_result
 
