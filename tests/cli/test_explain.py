@@ -156,3 +156,26 @@ def test_hooks_for_one_workspace_list_its_hooks_with_their_if(served, tmp_path: 
     assert "if Bash(git *)" in listed.stdout
     assert "echo from-a" not in listed.stdout
     assert "echo from-a" in cli(path, "hooks").stdout  # without --workspace: every root
+
+
+def test_a_relayed_fire_runs_the_adopted_hook_and_says_why_not_the_rest(
+    served, workspace, isolated_home
+) -> None:
+    """After ``hookd adopt``: the relay's fire runs the hook handed to hookd, and a copy of
+    it the workspace keeps (run by the agent itself) is named as the agent's, not
+    silently dropped."""
+    path, _ = served
+    same = command("echo same")
+    write_json(isolated_home / ".claude" / "settings.json", claude_settings("PreToolUse", same))
+    write_json(workspace / ".claude" / "settings.json", claude_settings("PreToolUse", same))
+    adopted = cli(path, "adopt", "--agent", "claude", "--home", str(isolated_home))
+    assert adopted.returncode == 0, adopted.stderr
+
+    hooks = mine(explain(path, workspace, "PreToolUse", "--agent", "claude", "--relay"))
+
+    ran = [h for h in hooks if h["runs"]]
+    assert [h["command"] for h in ran] == ["echo same"]
+    assert ran[0]["source"] != str(workspace / ".claude" / "settings.json")
+    theirs = [h for h in hooks if h["source"] == str(workspace / ".claude" / "settings.json")]
+    assert theirs
+    assert all("the agent runs it itself" in h["why"] for h in theirs)

@@ -21,7 +21,7 @@ def run_explain(args: argparse.Namespace) -> int:
     roots = workspace_roots(args.workspace) or [_current_folder()]
     payload = _read_payload(args)
     params = {"agent": args.agent, "event": args.event, "workspaceRoots": roots,
-              "payload": payload}  # fmt: skip
+              "payload": payload, "relay": args.relay}  # fmt: skip
     with Client(args.socket, timeout_s=30.0) as client:
         explained = client.hooks_explain(params)
     if args.json:

@@ -162,6 +162,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--no-payload", action="store_true", help="do not read stdin; explain an empty payload"
     )
     explain.add_argument("--json", action="store_true", help="print the raw explanation JSON")
+    explain.add_argument(
+        "--relay", action="store_true",
+        help="explain the fire the relay makes inside the agent: only the hooks handed to "
+        "hookd with 'hookd adopt' run there (the agent runs its own)",
+    )  # fmt: skip
 
     status = commands.add_parser(
         "status",
