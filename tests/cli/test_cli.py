@@ -93,6 +93,21 @@ def test_fire_with_progress_always_streams_to_stderr(served, workspace) -> None:
     assert "slowest: true" in done.stderr
 
 
+def test_progress_of_a_hook_that_never_started_says_why(served, workspace) -> None:
+    """A hook with no exit code (it never started) is finished with its error, never
+    'exit None'."""
+    path, _ = served
+    closed = {"type": "http", "url": "http://127.0.0.1:9/hook", "timeout": 5}
+    write_json(workspace / ".claude" / "settings.json", claude_settings("Stop", closed))
+
+    done = cli(path, "fire", "Stop", "--agent", "claude", "--workspace", str(workspace),
+               "--no-payload", "--progress", "always")  # fmt: skip
+
+    [line] = [line for line in done.stderr.splitlines() if "finished" in line]
+    assert "exit None" not in line
+    assert "127.0.0.1:9" in line or "connect" in line.lower(), line
+
+
 def test_bad_payload_is_a_clear_error(served, workspace) -> None:
     """A payload that is not JSON exits 1 with a message saying what to do."""
     path, _ = served
@@ -296,3 +311,29 @@ def test_a_reader_that_goes_away_is_not_a_bug(served, command) -> None:
         os.close(write)
     assert done.returncode == 141, done.stderr
     assert done.stderr == ""
+
+
+def test_the_log_says_ready_and_a_file_gets_no_colour_codes(
+    short_dir, isolated_home, tmp_path
+) -> None:
+    """``serve --log-format console`` into a file: readable lines, no terminal colour codes,
+    and a ``ready`` line once it answers."""
+    sock = str(short_dir / "hookd.sock")
+    log_path = tmp_path / "console.log"
+    with open(log_path, "wb") as log:
+        process = subprocess.Popen([*HOOKD, "--socket", sock, "serve",
+                                    "--home", str(isolated_home), "--log-format", "console"],
+                                   stderr=log)  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        while "ready" not in log_path.read_text():
+            assert process.poll() is None, log_path.read_text()
+            assert time.monotonic() < deadline, "no 'ready' line within 60 s"
+            time.sleep(0.05)
+        assert connectable(sock)
+    finally:
+        assert cli(sock, "shutdown").returncode == 0
+        process.wait(timeout=30)
+    text = log_path.read_text()
+    assert "\x1b[" not in text
+    assert "starting" in text

@@ -221,6 +221,7 @@ async def serve(
                 await nursery.start(daemon.http_entry.run)
             task_status.started(daemon)
             _sd_notify("READY=1")
+            log.info("ready", socket=settings.socket_path, pid=os.getpid())
             await daemon.shutdown_requested.wait()
             log.info("stopping", reason=daemon.shutdown_reason)
             _sd_notify("STOPPING=1", after_ready=True)

@@ -12,7 +12,9 @@ def configure_logging(level: str = "info", json_lines: bool | None = None) -> No
     if json_lines is None:
         json_lines = not sys.stderr.isatty()
     renderer: structlog.typing.Processor = (
-        structlog.processors.JSONRenderer() if json_lines else structlog.dev.ConsoleRenderer()
+        structlog.processors.JSONRenderer()
+        if json_lines
+        else structlog.dev.ConsoleRenderer(colors=sys.stderr.isatty())  # no codes in files
     )
     processors: list[structlog.typing.Processor] = [
         structlog.contextvars.merge_contextvars,

@@ -484,6 +484,9 @@ async def test_idle_and_busy_zygotes_retire_quietly(tmp_path: Path) -> None:
         await nursery.start(pool.run)
         idle = await warm_zygote()
         assert idle.process is not None
+        title = Path(f"/proc/{idle.process.pid}/cmdline").read_bytes()
+        assert len(title) < 300, title[:300]  # ps shows a line, not the zygote's 10 KB
+        assert b"_zygote.py" in title
         pool.idle_s = 0.0
         pool.housekeeping()
         with trio.fail_after(30):

@@ -105,7 +105,12 @@ class FireProgress:
         if self._notify is None:
             return
         name = self._module.hook_label(report.spec)
-        outcome = "timed out" if run["timedOut"] else f"exit {run['exitCode']}"
+        if run["timedOut"]:
+            outcome = "timed out"
+        elif run["exitCode"] is not None:
+            outcome = f"exit {run['exitCode']}"
+        else:  # not started (untrusted, never ran), an http or client handler
+            outcome = run["error"] or "no exit code"
         message = f"finished {name} in {run['durationMs']:.0f} ms ({outcome})"
         self._report("hook/finished", dict(run), message)
 

@@ -1,6 +1,7 @@
 """hookd's warm Python interpreter (a zygote): started once, forks one child per hook.
 
-Run by ``warm.zygote`` as ``<interpreter> <the hook's flags> -c <this file's text>`` with
+Run by ``warm.zygote`` as ``<interpreter> <the hook's flags> -c <a loader of this file>``
+(its text is run as the ``-c`` program would be) with
 the hook's own start-up environment, fds 0/1/2 on pipes (as a hook's are) and a
 SOCK_SEQPACKET control socket whose fd is its one argument. It imports a few
 side-effect-free standard library modules, says hello, then serves the daemon:

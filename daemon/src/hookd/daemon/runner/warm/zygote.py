@@ -28,6 +28,10 @@ from .shapes import PythonRun
 log = structlog.get_logger("hookd.warm")
 
 _SOURCE = Path(__file__).with_name("_zygote.py")
+LOADER = "import sys;p=sys.argv.pop(1);exec(compile(open(p,'rb').read(),'<string>','exec'))"
+"""The zygote's ``-c`` program: runs ``_zygote.py`` as if its text were the ``-c`` argument
+(same ``sys.path``, ``sys.argv``, ``__main__`` and ``<string>`` frames), with a command
+line ``ps`` shows in one line instead of the file's 10 KB."""
 SEND_BUFFER = 4 * 1024 * 1024
 """Largest spawn request (argv and environment); past it the hook spawns fresh."""
 HELLO_TIMEOUT_S = 30.0
@@ -104,9 +108,9 @@ class Zygote:
         task_status.started()
         try:
             try:
-                source = _SOURCE.read_text()
+                argv = [self.run.argv0, *self.run.flags, "-c", LOADER, str(_SOURCE)]
                 self.process = await trio.lowlevel.open_process(
-                    [self.run.argv0, *self.run.flags, "-c", source, str(theirs.fileno())],
+                    [*argv, str(theirs.fileno())],
                     executable=self.run.executable,
                     stdin=null_r,
                     stdout=out_w,
