@@ -271,6 +271,15 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument("--json", action="store_true", help="print the findings as JSON")
     validate.add_argument("--config", metavar="FILE", help="hookd config file (TOML)")
     _add_relay_commands(commands)
+    completion = commands.add_parser(
+        "completion",
+        help="print a shell completion script (bash, zsh, fish)",
+        description="Print the completion script for SHELL, made from this command line "
+        "itself. bash: hookd completion bash > ~/.local/share/bash-completion/completions/"
+        "hookd; zsh: hookd completion zsh > ~/.zfunc/_hookd (or source it from .zshrc); "
+        "fish: hookd completion fish > ~/.config/fish/completions/hookd.fish.",
+    )
+    completion.add_argument("shell", choices=("bash", "zsh", "fish"))
     return parser
 
 
@@ -416,6 +425,11 @@ def _run(args: argparse.Namespace) -> int:
         from . import relay_commands
 
         return relay_commands.run(args)
+    if args.command == "completion":
+        from .completion import script
+
+        sys.stdout.write(script(args.shell, build_parser()))
+        return EXIT_OK
     if args.command == "trace":
         from .trace_command import run_trace
 
