@@ -60,7 +60,8 @@ def test_adopt_hands_command_hooks_over_and_puts_the_relay_in_their_place(home: 
     relay = {"type": "command", "command": f"{RELAY} claude"}
     assert agent["hooks"]["PreToolUse"] == [
         {"matcher": "Bash", "hooks": [ASYNC, HTTP]},  # hookd cannot run these for the agent
-        {"hooks": [{**relay, "timeout": 15.0}]},
+        # the relay only for the tools the adopted hooks are for (not every Read and Grep)
+        {"matcher": "Bash", "hooks": [{**relay, "timeout": 15.0}]},
     ]
     assert agent["hooks"]["Stop"] == [{"hooks": [{**relay, "timeout": 610.0}]}]
     assert agent["model"] == "sonnet"

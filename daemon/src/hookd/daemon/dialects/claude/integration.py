@@ -214,7 +214,11 @@ def _relay_entries(agent: dict[str, Any], owned: dict[str, Any], relay: str) -> 
     for event, groups in _hooks(owned, "").items():
         timeouts = [_timeout(event, h) for g in groups for h in g.get("hooks", [])]
         longest = max(timeouts, default=_timeout(event, {}))
-        hooks.setdefault(event, []).append({"hooks": [entry(longest + RELAY_MARGIN_S)]})
+        group: dict[str, Any] = {"hooks": [entry(longest + RELAY_MARGIN_S)]}
+        matcher = rules.union_matcher(event, [g.get("matcher") for g in groups])
+        if matcher is not None:
+            group = {"matcher": matcher, **group}
+        hooks.setdefault(event, []).append(group)
 
 
 def _timeout(event: str, handler: dict[str, Any]) -> float:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import Any
 
 EVENTS: tuple[str, ...] = (
     "SessionStart",
@@ -216,6 +217,36 @@ def matcher_matches(event: str, matcher: str | None, value: str | None) -> bool:
         names = (value, *_OLD_NAMES.get(value, ()))
         return any(_matches_one(event, matcher, name) for name in names)
     return _matches_one(event, matcher, value)
+
+
+def union_matcher(event: str, matchers: list[Any]) -> str | None:
+    """One matcher that matches whatever any of ``matchers`` matches (None: everything),
+    for a relay entry standing for several groups: the agent then starts the relay only
+    for the tools the adopted hooks are for. Exact name lists stay an exact list; with a
+    regular expression among them, each part is a group of one unanchored alternation,
+    which may match more than its parts (a longer tool name): hookd's own selection then
+    runs nothing, never less. An invalid regular expression matches nothing here, as in
+    the agent."""
+    if event not in MATCHER_FIELD:
+        return None
+    parts: list[str] = []
+    for matcher in matchers:
+        if not isinstance(matcher, str) or matcher in ("", "*"):
+            return None
+        if not invalid_regex(matcher) and matcher not in parts:
+            parts.append(matcher)
+    if not parts:
+        return None
+    exact = _EXACT_NARROW if event in _NARROW_EVENTS else _EXACT
+    if all(exact.match(part) for part in parts):
+        names = [n.strip() for part in parts for n in re.split(r"[|,]", part) if n.strip()]
+        return "|".join(dict.fromkeys(names))
+    return "|".join(
+        f"(?:{'|'.join(re.escape(n.strip()) for n in re.split(r'[|,]', part) if n.strip())})"
+        if exact.match(part)
+        else f"(?:{part})"
+        for part in parts
+    )
 
 
 def _matches_one(event: str, matcher: str, value: str) -> bool:
