@@ -41,3 +41,16 @@ def install(home: Path, market: Path, name: str, hooks: dict[str, Any], *,
         settings.setdefault("enabledPlugins", {})[f"{name}@local"] = enabled
         write_json(user, settings)
     return root
+
+
+def pre(handler: dict[str, Any]) -> dict[str, Any]:
+    """A plugin's (or settings') hooks: ``handler`` on PreToolUse for Bash."""
+    return {"PreToolUse": [{"matcher": "Bash", "hooks": [handler]}]}
+
+
+async def fire(rpc: Any, workspace: Path) -> dict[str, Any]:
+    """Claude Code's PreToolUse of a Bash call in ``workspace``, through ``rpc``."""
+    result: dict[str, Any] = await rpc.fire(
+        "claude", "PreToolUse", [str(workspace)], {"tool_name": "Bash", "tool_input": {}}
+    )
+    return result

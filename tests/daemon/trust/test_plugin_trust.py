@@ -16,7 +16,7 @@ import trio
 
 from hookd.daemon.settings import Settings
 from hookd_testing import command, write_json
-from hookd_testing.claude_plugins import install
+from hookd_testing.claude_plugins import fire, install
 
 HOOKD = [sys.executable, "-m", "hookd"]
 PLUGIN = "guard@local"
@@ -26,13 +26,6 @@ BLOCK = {"PreToolUse": [{"matcher": "Bash", "hooks": [command("echo plugin says 
 @pytest.fixture
 def settings(settings: Settings, tmp_path: Path) -> Settings:
     return replace(settings, trust_all=False, state_dir=str(tmp_path / "state"))
-
-
-async def fire(rpc: Any, workspace: Path) -> dict[str, Any]:
-    result: dict[str, Any] = await rpc.fire(
-        "claude", "PreToolUse", [str(workspace)], {"tool_name": "Bash", "tool_input": {}}
-    )
-    return result
 
 
 async def test_a_plugin_the_user_enabled_runs_in_a_folder_never_allowed(

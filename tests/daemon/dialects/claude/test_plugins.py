@@ -7,23 +7,11 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any
 
 from hookd_testing import claude_settings, command, write_json
-from hookd_testing.claude_plugins import install
+from hookd_testing.claude_plugins import fire, install, pre
 
 PLUGIN = "guard@local"
-
-
-def pre(handler: dict[str, Any]) -> dict[str, Any]:
-    return {"PreToolUse": [{"matcher": "Bash", "hooks": [handler]}]}
-
-
-async def fire(rpc: Any, workspace: Path) -> dict[str, Any]:
-    result: dict[str, Any] = await rpc.fire(
-        "claude", "PreToolUse", [str(workspace)], {"tool_name": "Bash", "tool_input": {}}
-    )
-    return result
 
 
 async def test_an_enabled_plugin_hook_runs_from_the_marketplace_folder(
