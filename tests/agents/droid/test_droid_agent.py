@@ -143,15 +143,17 @@ def agent_env(case: Case, places: dict[str, Path]) -> dict[str, str]:
     }  # fmt: skip
 
 
-async def run_agent(case: Case, places: dict[str, Path], droid: str) -> dict[str, Any]:
-    """Run the agent on the case in its own loopback-only network namespace; what it did."""
+async def run_agent(case: Case, places: dict[str, Path], droid: str,
+                    env: dict[str, str] | None = None) -> dict[str, Any]:  # fmt: skip
+    """Run the agent on the case in its own loopback-only network namespace (``env``:
+    more variables, the relay's); what it did."""
     from agents.harness.netns import netns_argv
 
     etc = places["system"] / "etc"
     turns = case.turns or (execute(), DONE)
     run = {
         "droid": droid, "cwd": str(places["ws"]), "prompt": f"do it case:{case.id}",
-        "turns": {case.id: _fill(list(turns), places)}, "env": agent_env(case, places),
+        "turns": {case.id: _fill(list(turns), places)}, "env": {**agent_env(case, places), **(env or {})},
         "etc": str(etc) if etc.exists() else None, "timeout": 60,
     }  # fmt: skip
     (places["run"] / "run.json").write_text(json.dumps(run))
