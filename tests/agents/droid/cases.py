@@ -75,6 +75,9 @@ class Case:
     """More files to write (path with placeholders -> text); ``path#key`` sets a
     top-level key of a settings file the hooks are declared in."""
     env: dict[str, str] = field(default_factory=dict)
+    rpc: bool = False
+    """Run as a JSON-RPC session (``--input-format stream-jsonrpc``), where
+    UserPromptSubmit fires; else ``droid exec PROMPT``."""
     differs: str = ""
     """Why hookd does not do what the agent does here (a deliberate difference)."""
     hookd_not: tuple[str, ...] = ()
@@ -257,6 +260,37 @@ CASES: tuple[Case, ...] = (
     Case("start-matcher", "SessionStart: the matcher is tested on source",
          (H("a", matcher="startup"), H("b", matcher="resume")), Does(runs={"b": 0}),
          event="SessionStart"),
+    # -- UserPromptSubmit, in a JSON-RPC session (§5.4) ---------------------------------------
+    Case("ups-none", "UserPromptSubmit: nothing said; the prompt goes to the model",
+         (H("a"),), Does(requests=2, user=()), event="UserPromptSubmit", rpc=True),
+    Case("ups-exit2", "UserPromptSubmit: exit 2 blocks the prompt with stderr",
+         (H("a", exit=2, stderr="NOPE"),), Does(ran=False, requests=0),
+         event="UserPromptSubmit", rpc=True),
+    Case("ups-exit2-empty", "UserPromptSubmit: exit 2 without stderr: the agent's own text",
+         (H("a", exit=2),), Does(ran=False, requests=0), event="UserPromptSubmit", rpc=True),
+    Case("ups-continue-false", "UserPromptSubmit: continue:false blocks, its stopReason said",
+         (H("a", stdout=out({"continue": False, "stopReason": "STOPPED"})),),
+         Does(ran=False, requests=0), event="UserPromptSubmit", rpc=True),
+    Case("ups-exit3", "UserPromptSubmit: exit 3 blocks too", (H("a", exit=3, stderr="ABORTED"),),
+         Does(ran=False, requests=0), event="UserPromptSubmit", rpc=True),
+    Case("ups-decision-block", "UserPromptSubmit: decision:block is ignored",
+         (H("a", stdout=out({"decision": "block", "reason": "R"})),), Does(requests=2),
+         event="UserPromptSubmit", rpc=True),
+    Case("ups-context", "UserPromptSubmit: additionalContext is a user message before the prompt",
+         (H("a", stdout=out({"hookSpecificOutput": {"additionalContext": "UPS-CTX"}})),),
+         Does(requests=2), event="UserPromptSubmit", rpc=True),
+    Case("ups-plain", "UserPromptSubmit: plain stdout on exit 0 is context",
+         (H("a", stdout="PLAIN"),), Does(requests=2), event="UserPromptSubmit", rpc=True),
+    Case("ups-first-context", "UserPromptSubmit: only the first hook's context is used",
+         (H("a", stdout="CTX-A"), H("b", stdout="CTX-B")), Does(requests=2),
+         event="UserPromptSubmit", rpc=True),
+    Case("ups-rewrite", "UserPromptSubmit: updatedInput.prompt replaces the prompt",
+         (H("a", stdout=out({"hookSpecificOutput": {
+             "updatedInput": {"prompt": "rewritten case:ups-rewrite"}}})),),
+         Does(requests=2, user=("rewritten case:ups-rewrite",)),
+         event="UserPromptSubmit", rpc=True),
+    Case("ups-exit1", "UserPromptSubmit: exit 1 is ignored", (H("a", exit=1, stderr="W"),),
+         Does(requests=2, user=()), event="UserPromptSubmit", rpc=True),
     # -- SessionEnd ----------------------------------------------------------------------------
     Case("end-runs", "SessionEnd: it runs once at the end, its answer ignored",
          (H("a", exit=2, stderr="x"),), Does(), event="SessionEnd"),

@@ -154,7 +154,7 @@ async def run_agent(case: Case, places: dict[str, Path], droid: str,
     run = {
         "droid": droid, "cwd": str(places["ws"]), "prompt": f"do it case:{case.id}",
         "turns": {case.id: _fill(list(turns), places)}, "env": {**agent_env(case, places), **(env or {})},
-        "etc": str(etc) if etc.exists() else None, "timeout": 60,
+        "etc": str(etc) if etc.exists() else None, "timeout": 60, "rpc": case.rpc,
     }  # fmt: skip
     (places["run"] / "run.json").write_text(json.dumps(run))
     driver = [sys.executable, str(HARNESS / "drive_droid.py"), str(places["run"])]
@@ -297,6 +297,8 @@ def expected_action(case: Case, agent: dict[str, Any]) -> str:
         return "stop" if len(agent["requests"]) == 1 else "block"
     if case.event == "PostToolUse":
         return "stop" if len(agent["requests"]) == 1 else "proceed"
+    if case.event == "UserPromptSubmit":
+        return "proceed" if agent["requests"] else "stop"
     if case.event == "Stop":
         return "block" if hook_runs(Path(agent["out"])).get(case.hooks[0].name, 0) > 1 else (
             "proceed")  # fmt: skip
@@ -348,7 +350,28 @@ def compare(case: Case, places: dict[str, Path], agent: dict[str, Any],
     if case.event == "SessionStart":
         before = user_messages(agent, 0)
         check("context", before[0] if before else None, hookd["context"])
+    if case.event == "UserPromptSubmit":
+        if hookd["blocked"]:
+            check("the prompt failed with", errors(agent), [hookd["reason"]])
+        else:
+            said = [hookd["context"]] if hookd["context"] else []
+            said += [hookd["updatedInput"]["prompt"]] if hookd["updatedInput"] else []
+            check("what the model was given", user_messages(agent, 0), said)
     return problems
+
+
+def errors(agent: dict[str, Any]) -> list[str]:
+    """The errors a JSON-RPC session reported (a blocked prompt's message)."""
+    found = []
+    for line in agent["stdout"].splitlines():
+        try:
+            message = json.loads(line)
+        except ValueError:
+            continue
+        notification = message.get("params", {}).get("notification", {})
+        if isinstance(notification, dict) and notification.get("type") == "error":
+            found.append(notification.get("message"))
+    return found
 
 
 # -- the tests -------------------------------------------------------------------------
