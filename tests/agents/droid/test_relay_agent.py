@@ -23,7 +23,13 @@ import pytest
 import trio
 
 from agents.droid.cases import CASES, DONE, Case, Does, Hook, execute, out
-from agents.droid.test_droid_agent import run_agent, setup_case, tool_results, user_messages
+from agents.droid.test_droid_agent import (
+    errors,
+    run_agent,
+    setup_case,
+    tool_results,
+    user_messages,
+)
 from agents.harness.ahead import Ahead, jobs, selected_cases, trio_side
 from agents.harness.relayed import (
     KILL_COMMAND,
@@ -45,12 +51,14 @@ RELAYED = (
     "pre-rewrite", "pre-first-decision-wins", "pre-allow-then-exit2",
     "pre-project-before-user", "pre-hooks-json-user", "pre-hooks-json-replaces",
     "pre-duplicates", "pre-command-regex", "post-context-and-exit2", "post-exit3",
-    "stop-block", "stop-exit2", "start-two", "end-runs",
+    "stop-block", "stop-exit2", "start-two", "end-runs", "ups-exit2", "ups-continue-false",
+    "ups-first-context", "ups-rewrite",
 )  # fmt: skip
 """Each answer the agent reads (deny, exit 2, exit 3, continue:false, the exit-1 warning, a
 rewrite), first-hit rules across hooks of one entry and across two entries, both files of
 a folder, duplicates, group keys, the PostToolUse context and feedback, Stop
-continuations, SessionStart contexts and SessionEnd: command hooks of the settings files,
+continuations, SessionStart contexts, SessionEnd, a blocked, a rewritten prompt and its
+context: command hooks of the settings files,
 what adopt takes."""
 VOLATILE = ("session_id", "transcript_path", "message_id", "elapsed_time",
             "session_duration_ms", "CLAUDE_ENV_FILE")  # fmt: skip
@@ -70,6 +78,7 @@ def _seen(agent: dict[str, Any], run: str) -> dict[str, Any]:
         "ran": agent["ran"], "rewritten": agent["rewritten"], "requests": len(agent["requests"]),
         "tool results": tool_results(agent), "user messages": user_messages(agent),
         "first user messages": user_messages(agent, 0), "exit": agent["observation"]["exit"],
+        "errors": errors(agent),
     }  # fmt: skip
     steady: dict[str, Any] = json.loads(json.dumps(seen).replace(f"/{run}/", "/RUN/"))
     return steady
