@@ -102,6 +102,7 @@ TOOL_OUT = "tool-said-this\n\n\n[Process exited with code 0]"
 DENY = specific(permissionDecision="deny", permissionDecisionReason="no way")
 ALLOW = specific(permissionDecision="allow")
 REWRITE = specific(updatedInput={"command": "touch {ws}/rewritten"})
+CREATE = {"tool": "Create", "args": {"file_path": "{ws}/ran", "content": "made"}}
 H = Hook
 
 # fmt: off
@@ -210,6 +211,21 @@ CASES: tuple[Case, ...] = (
          Does(ran=False, tool="Error: ORG")),
     Case("pre-timeout-zero", "PreToolUse: timeout 0 is 60 seconds (the hook answers)",
          (H("a", stdout=DENY, fields={"timeout": 0}),), Does(ran=False, tool="Error: no way")),
+    Case("pre-jsonc", "PreToolUse: a settings file with comments is read",
+         (H("a", every_run=True),), Does(runs={"a": 2}),
+         files={"{ws}/.factory/settings.json": '// the project\'s hooks\n{"hooks": {"PreToolUse":'
+                ' [/* one */ {"hooks": [{"type": "command", "command": "{hooks}/a.sh"}]}]}}'}),
+    Case("pre-trailing-comma", "PreToolUse: a trailing comma: the file is skipped",
+         (H("a", every_run=True),), Does(runs={"a": 1}),
+         files={"{ws}/.factory/settings.json": '{"hooks": {"PreToolUse": [{"hooks": [{"type": '
+                '"command", "command": "{hooks}/a.sh"},]}]}}'}),
+    Case("pre-create", "PreToolUse: the Create tool, its name matched; commandRegex never "
+         "matches another tool than Execute",
+         (H("a", matcher="Create"), H("b", matcher="Execute"),
+          H("c", group={"commandRegex": ".*"})),
+         Does(runs={"b": 0, "c": 0}), turns=(CREATE, DONE)),
+    Case("post-create", "PostToolUse: the Create tool's input and result (a JSON text)",
+         (H("a", matcher="Create"),), Does(user=()), event="PostToolUse", turns=(CREATE, DONE)),
     # -- PostToolUse (§5.2) -------------------------------------------------------------------
     Case("post-none", "PostToolUse: nothing said", (H("a"),),
          Does(tool=TOOL_OUT, user=()), event="PostToolUse"),

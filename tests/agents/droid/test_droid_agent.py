@@ -337,7 +337,7 @@ def compare(case: Case, places: dict[str, Path], agent: dict[str, Any],
     if case.event == "PreToolUse":
         if hookd["action"] == "block":
             check("the tool result", results[0] if results else None, "Error: " + hookd["reason"])
-        elif agent["ran"]:
+        elif agent["ran"] and case.turns is None:
             prefix = hookd["context"] + "\n\n" if hookd["context"] else ""
             check("the tool result", results[0] if results else None, prefix + TOOL_OUT)
         check("a rewrite ran", agent["rewritten"], "rewritten" in json.dumps(hookd["updatedInput"]))
