@@ -35,6 +35,8 @@ class Hook:
     """More group keys (``commandRegex``)."""
     fields: dict[str, Any] = field(default_factory=dict)
     """More handler keys (``timeout``, ``preserveRiskLevel``)."""
+    linger: float = 0
+    """Seconds it sleeps after answering (to outlive its timeout with its answer out)."""
     copies: int = 1
     """The handler written this many times in its group."""
     every_run: bool = False
@@ -211,6 +213,21 @@ CASES: tuple[Case, ...] = (
          Does(ran=False, tool="Error: ORG")),
     Case("pre-timeout-zero", "PreToolUse: timeout 0 is 60 seconds (the hook answers)",
          (H("a", stdout=DENY, fields={"timeout": 0}),), Does(ran=False, tool="Error: no way")),
+    Case("pre-exit2-with-allow", "PreToolUse: exit 2 blocks even when its own JSON allows",
+         (H("a", exit=2, stdout=ALLOW, stderr="E2"),), Does(ran=False, tool="Error: E2")),
+    Case("pre-timeout-partial", "PreToolUse: a hook past its timeout counts as exit 1 with "
+         "what it printed: its deny is obeyed",
+         (H("a", stdout=DENY, linger=20, fields={"timeout": 1}),),
+         Does(ran=False, tool="Error: no way")),
+    Case("pre-rewrite-drops-risk", "PreToolUse: a rewritten Execute command loses riskLevel "
+         "and riskLevelReason (PostToolUse sees the input the tool ran with)",
+         (H("a", stdout=REWRITE), H("w", key="PostToolUse")), Does(ran=False, rewritten=True)),
+    Case("pre-rewrite-keeps-risk", "PreToolUse: preserveRiskLevel on the handler keeps them",
+         (H("a", stdout=REWRITE, fields={"preserveRiskLevel": True}), H("w", key="PostToolUse")),
+         Does(ran=False, rewritten=True)),
+    Case("pre-rewrite-new-key", "PreToolUse: updatedInput's keys are merged as given",
+         (H("a", stdout=specific(updatedInput={"command": "touch {ws}/rewritten", "foo": 1})),
+          H("w", key="PostToolUse")), Does(ran=False, rewritten=True)),
     Case("pre-jsonc", "PreToolUse: a settings file with comments is read",
          (H("a", every_run=True),), Does(runs={"a": 2}),
          files={"{ws}/.factory/settings.json": '// the project\'s hooks\n{"hooks": {"PreToolUse":'

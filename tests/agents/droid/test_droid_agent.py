@@ -65,6 +65,7 @@ def _script(hook: Hook) -> str:
     lines += [
         f"printf '%s' {_sh(hook.stdout)}",
         f"printf '%s' {_sh(hook.stderr)} >&2",
+        *([f"sleep {hook.linger}"] if hook.linger else []),
         f"exit {hook.exit}",
     ]
     return "\n".join(lines) + "\n"
@@ -341,6 +342,10 @@ def compare(case: Case, places: dict[str, Path], agent: dict[str, Any],
             prefix = hookd["context"] + "\n\n" if hookd["context"] else ""
             check("the tool result", results[0] if results else None, prefix + TOOL_OUT)
         check("a rewrite ran", agent["rewritten"], "rewritten" in json.dumps(hookd["updatedInput"]))
+        witness = places["agent"] / "w.stdin.0"  # a PostToolUse hook: the input the tool ran with
+        if witness.exists() and hookd["updatedInput"] is not None:
+            ran_with = json.loads(witness.read_bytes())["tool_input"]
+            check("the input the tool ran with", ran_with, hookd["updatedInput"])
     if case.event == "PostToolUse" and hookd["action"] == "proceed":
         said = [hookd["context"]] if hookd["context"] else []
         said += [f"[Hook Feedback] {hookd['reason']}"] if hookd["reason"] else []

@@ -52,13 +52,15 @@ RELAYED = (
     "pre-project-before-user", "pre-hooks-json-user", "pre-hooks-json-replaces",
     "pre-duplicates", "pre-command-regex", "post-context-and-exit2", "post-exit3",
     "stop-block", "stop-exit2", "start-two", "end-runs", "ups-exit2", "ups-continue-false",
-    "ups-first-context", "ups-rewrite",
+    "ups-first-context", "ups-rewrite", "pre-rewrite-drops-risk", "pre-rewrite-keeps-risk",
+    "pre-timeout-partial",
 )  # fmt: skip
 """Each answer the agent reads (deny, exit 2, exit 3, continue:false, the exit-1 warning, a
 rewrite), first-hit rules across hooks of one entry and across two entries, both files of
 a folder, duplicates, group keys, the PostToolUse context and feedback, Stop
 continuations, SessionStart contexts, SessionEnd, a blocked, a rewritten prompt and its
-context: command hooks of the settings files,
+context, the riskLevel rule (a handler with preserveRiskLevel stays with the agent), a
+timed-out hook's answer: command hooks of the settings files,
 what adopt takes."""
 VOLATILE = ("session_id", "transcript_path", "message_id", "elapsed_time",
             "session_duration_ms", "CLAUDE_ENV_FILE")  # fmt: skip
