@@ -59,6 +59,8 @@ class Does:
     exit: int = 0
     requests: int | None = None
     """How many model requests (with tools) it made (None: not checked)."""
+    compacted: bool = True
+    """A compaction the case asks for removed messages."""
     user: tuple[str, ...] | None = None
     """The user messages the hooks added to the conversation, exactly, in order (None: not
     checked)."""
@@ -80,6 +82,8 @@ class Case:
     rpc: bool = False
     """Run as a JSON-RPC session (``--input-format stream-jsonrpc``), where
     UserPromptSubmit fires; else ``droid exec PROMPT``."""
+    compact: bool = False
+    """In the session, compact it after the turn (PreCompact fires)."""
     differs: str = ""
     """Why hookd does not do what the agent does here (a deliberate difference)."""
     hookd_not: tuple[str, ...] = ()
@@ -324,6 +328,20 @@ CASES: tuple[Case, ...] = (
          event="UserPromptSubmit", rpc=True),
     Case("ups-exit1", "UserPromptSubmit: exit 1 is ignored", (H("a", exit=1, stderr="W"),),
          Does(requests=2, user=()), event="UserPromptSubmit", rpc=True),
+    # -- PreCompact, a session compacted on request (§5.6) -----------------------------------
+    Case("compact-none", "PreCompact: nothing said; the session is compacted",
+         (H("a"),), Does(requests=2), event="PreCompact", rpc=True, compact=True),
+    Case("compact-exit2", "PreCompact: exit 2 skips the compaction",
+         (H("a", exit=2, stderr="not now"),), Does(requests=2, compacted=False), event="PreCompact", rpc=True,
+         compact=True),
+    Case("compact-exit3", "PreCompact: exit 3 skips it too",
+         (H("a", exit=3),), Does(requests=2, compacted=False), event="PreCompact", rpc=True,
+         compact=True),
+    Case("compact-exit1", "PreCompact: exit 1 does not", (H("a", exit=1, stderr="x"),),
+         Does(requests=2), event="PreCompact", rpc=True, compact=True),
+    Case("compact-matcher-ignored", "PreCompact: a matcher is not tested (the hook runs)",
+         (H("a", matcher="nothing-like-it"),), Does(requests=2), event="PreCompact", rpc=True,
+         compact=True),
     # -- SessionEnd ----------------------------------------------------------------------------
     Case("end-runs", "SessionEnd: it runs once at the end, its answer ignored",
          (H("a", exit=2, stderr="x"),), Does(), event="SessionEnd"),

@@ -156,6 +156,7 @@ async def run_agent(case: Case, places: dict[str, Path], droid: str,
         "droid": droid, "cwd": str(places["ws"]), "prompt": f"do it case:{case.id}",
         "turns": {case.id: _fill(list(turns), places)}, "env": {**agent_env(case, places), **(env or {})},
         "etc": str(etc) if etc.exists() else None, "timeout": 60, "rpc": case.rpc,
+        "compact": case.compact,
     }  # fmt: skip
     (places["run"] / "run.json").write_text(json.dumps(run))
     driver = [sys.executable, str(HARNESS / "drive_droid.py"), str(places["run"])]
@@ -237,6 +238,8 @@ def assert_does(case: Case, places: dict[str, Path], agent: dict[str, Any]) -> N
         check("tool result", results[0] if results else None, _fill(does.tool, places))
     if does.requests is not None:
         check("model requests", len(agent["requests"]), does.requests)
+    if case.compact:
+        check("compacted", compacted(agent), does.compacted)
     if does.user is not None:
         check("user messages", user_messages(agent), list(does.user))
     counts = {hook.name: does.runs.get(hook.name, 1) for hook in case.hooks}
@@ -300,6 +303,8 @@ def expected_action(case: Case, agent: dict[str, Any]) -> str:
         return "stop" if len(agent["requests"]) == 1 else "proceed"
     if case.event == "UserPromptSubmit":
         return "proceed" if agent["requests"] else "stop"
+    if case.event == "PreCompact":
+        return "proceed" if compacted(agent) else "block"
     if case.event == "Stop":
         return "block" if hook_runs(Path(agent["out"])).get(case.hooks[0].name, 0) > 1 else (
             "proceed")  # fmt: skip
@@ -363,6 +368,18 @@ def compare(case: Case, places: dict[str, Path], agent: dict[str, Any],
             said += [hookd["updatedInput"]["prompt"]] if hookd["updatedInput"] else []
             check("what the model was given", user_messages(agent, 0), said)
     return problems
+
+
+def compacted(agent: dict[str, Any]) -> bool:
+    """The session's compaction removed messages (its answer to ``droid.compact_session``)."""
+    for line in agent["stdout"].splitlines():
+        try:
+            message = json.loads(line)
+        except ValueError:
+            continue
+        if message.get("id") == "3":
+            return bool((message.get("result") or {}).get("removedCount"))
+    return False
 
 
 def errors(agent: dict[str, Any]) -> list[str]:

@@ -24,6 +24,7 @@ import trio
 
 from agents.droid.cases import CASES, DONE, Case, Does, Hook, execute, out
 from agents.droid.test_droid_agent import (
+    compacted,
     errors,
     run_agent,
     setup_case,
@@ -53,18 +54,18 @@ RELAYED = (
     "pre-duplicates", "pre-command-regex", "post-context-and-exit2", "post-exit3",
     "stop-block", "stop-exit2", "start-two", "end-runs", "ups-exit2", "ups-continue-false",
     "ups-first-context", "ups-rewrite", "pre-rewrite-drops-risk", "pre-rewrite-keeps-risk",
-    "pre-timeout-partial",
+    "pre-timeout-partial", "compact-exit2", "compact-none",
 )  # fmt: skip
 """Each answer the agent reads (deny, exit 2, exit 3, continue:false, the exit-1 warning, a
 rewrite), first-hit rules across hooks of one entry and across two entries, both files of
 a folder, duplicates, group keys, the PostToolUse context and feedback, Stop
 continuations, SessionStart contexts, SessionEnd, a blocked, a rewritten prompt and its
 context, the riskLevel rule (a handler with preserveRiskLevel stays with the agent), a
-timed-out hook's answer: command hooks of the settings files,
+timed-out hook's answer, a compaction done and skipped: command hooks of the settings files,
 what adopt takes."""
 VOLATILE = ("session_id", "transcript_path", "message_id", "elapsed_time",
-            "session_duration_ms", "CLAUDE_ENV_FILE")  # fmt: skip
-"""What only one session has."""
+            "session_duration_ms", "CLAUDE_ENV_FILE", "estimated_tokens")  # fmt: skip
+"""What only one session has (the token estimate counts the folder names in the conversation)."""
 
 
 def _scopes(case: Case) -> list[str]:
@@ -81,6 +82,7 @@ def _seen(agent: dict[str, Any], run: str) -> dict[str, Any]:
         "tool results": tool_results(agent), "user messages": user_messages(agent),
         "first user messages": user_messages(agent, 0), "exit": agent["observation"]["exit"],
         "errors": errors(agent),
+        "compacted": compacted(agent),
     }  # fmt: skip
     steady: dict[str, Any] = json.loads(json.dumps(seen).replace(f"/{run}/", "/RUN/"))
     return steady

@@ -4,7 +4,8 @@ once (``droid exec``), and write what happened. Standard library only.
 A case with ``rpc`` drives it as a session instead (``--input-format stream-jsonrpc``:
 UserPromptSubmit fires only there): the session is opened, the prompt sent, and once the
 agent says the turn is over (also after the prompt failed) its stdin is closed, which ends the
-session; its notifications are its stdout.
+session; its notifications are its stdout. With ``compact`` the session is compacted
+after the turn (``droid.compact_session``, where PreCompact fires).
 
     python drive_droid.py CASE_DIR   (CASE_DIR holds run.json; see tests/agents/droid)
 
@@ -131,6 +132,9 @@ def _session(run: dict[str, Any], case_dir: Path) -> int:
         until(lambda m: m.get("id") == "1", run.get("timeout", 60))
         send("2", "droid.add_user_message", {"text": run["prompt"], "messageId": "m-2"})
         until(_turn_over, run.get("timeout", 60))
+        if run.get("compact"):
+            send("3", "droid.compact_session", {"customInstructions": "keep it short"})
+            until(lambda m: m.get("id") == "3", run.get("timeout", 60))
         agent.stdin.close()
         try:
             return agent.wait(timeout=run.get("timeout", 60))
