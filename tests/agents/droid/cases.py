@@ -35,6 +35,8 @@ class Hook:
     """More group keys (``commandRegex``)."""
     fields: dict[str, Any] = field(default_factory=dict)
     """More handler keys (``timeout``, ``preserveRiskLevel``)."""
+    run: str = ""
+    """A shell line it runs before answering."""
     linger: float = 0
     """Seconds it sleeps after answering (to outlive its timeout with its answer out)."""
     copies: int = 1
@@ -59,6 +61,8 @@ class Does:
     exit: int = 0
     requests: int | None = None
     """How many model requests (with tools) it made (None: not checked)."""
+    variables: dict[str, dict[str, str]] = field(default_factory=dict)
+    """Variables a hook's first run had (hook name -> name -> value)."""
     compacted: bool = True
     """A compaction the case asks for removed messages."""
     user: tuple[str, ...] | None = None
@@ -297,6 +301,11 @@ CASES: tuple[Case, ...] = (
     Case("start-matcher", "SessionStart: the matcher is tested on source",
          (H("a", matcher="startup"), H("b", matcher="resume")), Does(runs={"b": 0}),
          event="SessionStart"),
+    Case("start-env-file", "SessionStart: export lines a hook appends to $CLAUDE_ENV_FILE "
+         "reach the later hooks' environment",
+         (H("s", run='echo "export CASE_FROM_START=\\"yes it is\\"" >> "$CLAUDE_ENV_FILE"'),
+          H("a", key="PreToolUse")),
+         Does(variables={"a": {"CASE_FROM_START": "yes it is"}}), event="SessionStart"),
     # -- UserPromptSubmit, in a JSON-RPC session (§5.4) ---------------------------------------
     Case("ups-none", "UserPromptSubmit: nothing said; the prompt goes to the model",
          (H("a"),), Does(requests=2, user=()), event="UserPromptSubmit", rpc=True),

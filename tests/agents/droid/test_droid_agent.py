@@ -30,7 +30,7 @@ from hookd_testing.cases import case_params
 
 HARNESS = Path(__file__).parents[1] / "harness"
 ENV_SEEN = ("^(FACTORY_PROJECT_DIR|DROID_PROJECT_DIR|CLAUDE_PROJECT_DIR|DROID_PLUGIN_ROOT|"
-            "CLAUDE_PLUGIN_ROOT|NODE_USE_SYSTEM_CA|NODE_EXTRA_CA_CERTS|CASE_|session_id|"
+            "CLAUDE_PLUGIN_ROOT|NODE_USE_SYSTEM_CA|NODE_EXTRA_CA_CERTS|CASE_[A-Z_]*|session_id|"
             "transcript_path|cwd|permission_mode|hook_event_name|tool_name|source|message_id|"
             "stop_hook_active|tool_execution_count|elapsed_time|reason|CLAUDE_ENV_FILE)=")  # fmt: skip
 """The variables a hook writes down: Droid's own, the payload's it exports, the case's."""
@@ -62,6 +62,8 @@ def _script(hook: Hook) -> str:
     ]
     if not hook.every_run:
         lines.append('[ "$n" -gt 0 ] && exit 0')
+    if hook.run:
+        lines.append(hook.run)
     lines += [
         f"printf '%s' {_sh(hook.stdout)}",
         f"printf '%s' {_sh(hook.stderr)} >&2",
@@ -240,6 +242,11 @@ def assert_does(case: Case, places: dict[str, Path], agent: dict[str, Any]) -> N
         check("model requests", len(agent["requests"]), does.requests)
     if case.compact:
         check("compacted", compacted(agent), does.compacted)
+    for name, wanted in does.variables.items():
+        path = places["agent"] / f"{name}.env.0"
+        had = dict(line.split("=", 1) for line in path.read_text().splitlines()) if (
+            path.exists()) else {}  # fmt: skip
+        check(f"{name}'s variables", {k: had.get(k) for k in wanted}, wanted)
     if does.user is not None:
         check("user messages", user_messages(agent), list(does.user))
     counts = {hook.name: does.runs.get(hook.name, 1) for hook in case.hooks}

@@ -55,13 +55,14 @@ RELAYED = (
     "stop-block", "stop-exit2", "start-two", "end-runs", "ups-exit2", "ups-continue-false",
     "ups-first-context", "ups-rewrite", "pre-rewrite-drops-risk", "pre-rewrite-keeps-risk",
     "pre-timeout-partial", "compact-exit2", "compact-none",
+    "start-env-file",
 )  # fmt: skip
 """Each answer the agent reads (deny, exit 2, exit 3, continue:false, the exit-1 warning, a
 rewrite), first-hit rules across hooks of one entry and across two entries, both files of
 a folder, duplicates, group keys, the PostToolUse context and feedback, Stop
 continuations, SessionStart contexts, SessionEnd, a blocked, a rewritten prompt and its
 context, the riskLevel rule (a handler with preserveRiskLevel stays with the agent), a
-timed-out hook's answer, a compaction done and skipped: command hooks of the settings files,
+timed-out hook's answer, a compaction done and skipped, a variable a SessionStart hook exports: command hooks of the settings files,
 what adopt takes."""
 VOLATILE = ("session_id", "transcript_path", "message_id", "elapsed_time",
             "session_duration_ms", "CLAUDE_ENV_FILE", "estimated_tokens")  # fmt: skip
