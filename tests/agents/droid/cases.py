@@ -225,7 +225,7 @@ CASES: tuple[Case, ...] = (
          (H("a", exit=2, stdout=ALLOW, stderr="E2"),), Does(ran=False, tool="Error: E2")),
     Case("pre-timeout-partial", "PreToolUse: a hook past its timeout counts as exit 1 with "
          "what it printed: its deny is obeyed",
-         (H("a", stdout=DENY, linger=20, fields={"timeout": 1}),),
+         (H("a", stdout=DENY, linger=30, fields={"timeout": 3}),),
          Does(ran=False, tool="Error: no way")),
     Case("pre-rewrite-drops-risk", "PreToolUse: a rewritten Execute command loses riskLevel "
          "and riskLevelReason (PostToolUse sees the input the tool ran with)",
