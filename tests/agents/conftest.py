@@ -88,6 +88,13 @@ def copilot_bin() -> str:
 
 
 @pytest.fixture(scope="session")
+def droid_bin() -> str:
+    """Factory Droid's binary, from its platform package (Bun-compiled, standalone)."""
+    platform = "linux-arm64" if os.uname().machine in ("aarch64", "arm64") else "linux-x64"
+    return _installed("droid", f"node_modules/@factory/cli-{platform}/bin/droid", 1_000_000)
+
+
+@pytest.fixture(scope="session")
 def netns() -> None:
     from agents.harness.netns import check_netns
 

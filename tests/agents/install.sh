@@ -15,6 +15,9 @@
 #                platform package @github/copilot-linux-x64, a Node single-executable
 #                application, installed by name at the same version; its first run
 #                unpacks ~235 MB into pkgcache/ beside it, done here once)
+#   droid        @factory/cli-linux-x64      (Factory Droid: the platform package itself, a
+#                Bun-compiled binary bin/droid; the registry's @factory/cli 0.225.1 names
+#                a platform package 0.225.1 that does not exist, so it is installed by name)
 set -euo pipefail
 cd "$(dirname "$0")"
 DIR="${HOOKD_AGENTS_DIR:-$HOME/.cache/hookd-agents}"
@@ -80,3 +83,14 @@ if [ ! -x "$COPILOT" ] || [ "$(stat -c %s "$COPILOT")" -lt 1000000 ]; then
 fi
 env -i PATH=/usr/bin:/bin HOME=/nonexistent COPILOT_PKG_CACHE_HOME="$COPILOT_DIR/pkgcache" \
   "$COPILOT" --version >/dev/null
+case "$(uname -m)" in
+  aarch64|arm64) droid_platform=linux-arm64 ;;
+  *) droid_platform=linux-x64 ;;
+esac
+install droid "@factory/cli-$droid_platform" --ignore-scripts
+DROID="$DIR/droid-$(version droid)/node_modules/@factory/cli-$droid_platform/bin/droid"
+if [ ! -x "$DROID" ] || [ "$(stat -c %s "$DROID")" -lt 1000000 ]; then
+  echo "$DROID is missing: npm did not install @factory/cli-$droid_platform@$(version droid)" >&2
+  rm -f "$DIR/droid-$(version droid)/.installed"
+  exit 1
+fi

@@ -29,6 +29,8 @@ from .dialects.codex import dialect as codex
 from .dialects.codex import integration as codex_integration
 from .dialects.copilot import dialect as copilot
 from .dialects.copilot import integration as copilot_integration
+from .dialects.droid import dialect as droid
+from .dialects.droid import integration as droid_integration
 from .dialects.gemini import dialect as gemini
 from .dialects.gemini import integration as gemini_integration
 from .dialects.integration import IntegrationModule
@@ -51,6 +53,7 @@ AGENT_PACKAGES: Mapping[Dialect, AgentPackage] = {
     Dialect.CODEX: AgentPackage(codex, codex_integration),
     Dialect.GEMINI: AgentPackage(gemini, gemini_integration),
     Dialect.COPILOT: AgentPackage(copilot, copilot_integration),
+    Dialect.DROID: AgentPackage(droid, droid_integration),
 }
 
 DIALECTS: Mapping[Dialect, DialectModule] = {d: p.dialect for d, p in AGENT_PACKAGES.items()}

@@ -1,0 +1,1 @@
+"""Factory Droid (``droid``): the dialect and how the agent reaches hookd."""
