@@ -39,8 +39,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="hookd",
         description="One hook engine for every coding agent: a daemon that keeps a warm "
-        "registry of Claude Code, Codex CLI, Gemini CLI, Cline, Cline SDK and Augment hooks and "
-        "runs them on request, concurrently, with the semantics of the agent that defined them.",
+        "registry of Claude Code, Codex CLI, Gemini CLI, GitHub Copilot CLI, Factory Droid, "
+        "Cline, Cline SDK and Augment hooks and runs them on request, concurrently, with the "
+        "semantics of the agent that defined them.",
         epilog="Socket: --socket, else $HOOKD_SOCKET, else $XDG_RUNTIME_DIR/hookd/hookd.sock "
         "(or /tmp/hookd-<uid>/hookd.sock).",
     )
