@@ -13,7 +13,7 @@
 #define WAIT_ENV "HOOKD_RELAY_WAIT_S"
 #define USAGE "usage: hookd-relay AGENT [ENTRY]   (AGENT: claude, cline, cline-sdk, augment, codex, gemini, copilot): the agent runs it as a hook, with the event on stdin ('hookd relay install' writes it)"
 #define FIX "fix the entry, or write it again with 'hookd relay install'"
-#define AGENT_LIST "claude, cline, cline-sdk, augment, codex, gemini, copilot"
+#define AGENT_LIST "claude, cline, cline-sdk, augment, codex, gemini, copilot, qwen"
 #define WAIT_S 3600.0
 #define WAIT_MAX_S 1000000.0
 #define SPAWN_WAIT_S 10.0
@@ -68,6 +68,9 @@ static const struct relay_runner RUNNERS_5[] = {  /* gemini */
 static const struct relay_runner RUNNERS_6[] = {  /* copilot */
     {0, -1},
 };
+static const struct relay_runner RUNNERS_7[] = {  /* qwen */
+    {0, -1},
+};
 
 static const struct relay_facts AGENTS[] = {
     {"claude", 0, "hook_event_name", RUNNERS_0,
@@ -91,6 +94,9 @@ static const struct relay_facts AGENTS[] = {
     {"copilot", 2, "", RUNNERS_6,
      {"", "{message}\012", 0},
      {"{\"permissionDecision\": \"deny\", \"permissionDecisionReason\": {message_json}, \"behavior\": \"deny\", \"message\": {message_json}}", "{message}\012", 2}},
+    {"qwen", 0, "hook_event_name", RUNNERS_7,
+     {"", "{message}\012", 1},
+     {"{\"decision\": \"deny\", \"reason\": {message_json}, \"continue\": false, \"stopReason\": {message_json}}", "{message}\012", 0}},
     {0, 0, 0, 0, {0, 0, 0}, {0, 0, 0}},
 };
 

@@ -73,7 +73,15 @@ AGENTS: dict[str, Any] = {'claude': {'args': 0,
              'block': ('{"permissionDecision": "deny", "permissionDecisionReason": '
                        '{message_json}, "behavior": "deny", "message": {message_json}}',
                        '{message}\n',
-                       2)}}
+                       2)},
+ 'qwen': {'args': 0,
+          'event': 'hook_event_name',
+          'runners': {},
+          'continue': ('', '{message}\n', 1),
+          'block': ('{"decision": "deny", "reason": {message_json}, "continue": false, '
+                    '"stopReason": {message_json}}',
+                    '{message}\n',
+                    0)}}
 
 EXIT_CODES: dict[str, Any] = {'args': 0,
  'event': '',

@@ -32,6 +32,8 @@ from .dialects.copilot import integration as copilot_integration
 from .dialects.gemini import dialect as gemini
 from .dialects.gemini import integration as gemini_integration
 from .dialects.integration import IntegrationModule
+from .dialects.qwen import dialect as qwen
+from .dialects.qwen import integration as qwen_integration
 from .model import Dialect
 
 
@@ -51,6 +53,7 @@ AGENT_PACKAGES: Mapping[Dialect, AgentPackage] = {
     Dialect.CODEX: AgentPackage(codex, codex_integration),
     Dialect.GEMINI: AgentPackage(gemini, gemini_integration),
     Dialect.COPILOT: AgentPackage(copilot, copilot_integration),
+    Dialect.QWEN: AgentPackage(qwen, qwen_integration),
 }
 
 DIALECTS: Mapping[Dialect, DialectModule] = {d: p.dialect for d, p in AGENT_PACKAGES.items()}

@@ -27,6 +27,7 @@ class Dialect(enum.StrEnum):
     CODEX = "codex"
     GEMINI = "gemini"
     COPILOT = "copilot"
+    QWEN = "qwen"
 
 
 DENIED_PREFIX = "denied: "
