@@ -11,7 +11,7 @@
 #define ON_ERROR_ENV "HOOKD_RELAY_ON_ERROR"
 #define NO_SPAWN_ENV "HOOKD_NO_SPAWN"
 #define WAIT_ENV "HOOKD_RELAY_WAIT_S"
-#define USAGE "usage: hookd-relay AGENT [ENTRY]   (AGENT: claude, cline, cline-sdk, augment, codex, gemini, copilot): the agent runs it as a hook, with the event on stdin ('hookd relay install' writes it)"
+#define USAGE "usage: hookd-relay AGENT [ENTRY]   (AGENT: claude, cline, cline-sdk, augment, codex, gemini, copilot, qwen): the agent runs it as a hook, with the event on stdin ('hookd relay install' writes it)"
 #define FIX "fix the entry, or write it again with 'hookd relay install'"
 #define AGENT_LIST "claude, cline, cline-sdk, augment, codex, gemini, copilot, qwen"
 #define WAIT_S 3600.0
