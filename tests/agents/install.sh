@@ -15,6 +15,8 @@
 #                platform package @github/copilot-linux-x64, a Node single-executable
 #                application, installed by name at the same version; its first run
 #                unpacks ~235 MB into pkgcache/ beside it, done here once)
+#   qwen         @qwen-code/qwen-code        (a Node bundle, cli.js; no install scripts
+#                needed; npm says EBADENGINE on Node 20, and it runs there)
 set -euo pipefail
 cd "$(dirname "$0")"
 DIR="${HOOKD_AGENTS_DIR:-$HOME/.cache/hookd-agents}"
@@ -80,3 +82,10 @@ if [ ! -x "$COPILOT" ] || [ "$(stat -c %s "$COPILOT")" -lt 1000000 ]; then
 fi
 env -i PATH=/usr/bin:/bin HOME=/nonexistent COPILOT_PKG_CACHE_HOME="$COPILOT_DIR/pkgcache" \
   "$COPILOT" --version >/dev/null
+install qwen @qwen-code/qwen-code --ignore-scripts
+QWEN="$DIR/qwen-$(version qwen)/node_modules/@qwen-code/qwen-code/cli.js"
+if [ ! -f "$QWEN" ]; then
+  echo "$QWEN is missing: npm did not install Qwen Code's bundle" >&2
+  rm -f "$DIR/qwen-$(version qwen)/.installed"
+  exit 1
+fi
