@@ -29,7 +29,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...model import HookSpec, Loaded, Source
-from ..gemini.config import CONFIG_FIELDS, strip_json_comments
+from ..gemini.config import CONFIG_FIELDS, group_specs, strip_json_comments
 from ..settings_json import read_text
 from .events import DEFAULT_TIMEOUT_S, EVENTS, MS_FROM
 
@@ -87,24 +87,10 @@ def hooks_of(source: Source, events: Any) -> Loaded:
                         "an array. Skipping.")  # fmt: skip
             continue
         for group in groups:
-            found.setdefault(event, []).extend(_group(source, event, group, said))
+            found.setdefault(event, []).extend(
+                group_specs(source, event, group, layer, said, _spec)
+            )
     return Loaded({e: tuple(s) for e, s in found.items() if s}, "\n".join(said) or None)
-
-
-def _group(source: Source, event: str, group: Any, said: list[str]) -> list[HookSpec]:
-    if not isinstance(group, Mapping) or not isinstance(group.get("hooks"), list):
-        said.append(f"Discarding invalid hook definition for {event} from {source.layer}: "
-                    f"{json.dumps(group)}")  # fmt: skip
-        return []
-    matcher = group.get("matcher")
-    sequential = group.get("sequential") is True
-    specs = []
-    for handler in group["hooks"]:
-        spec = _spec(source, event, matcher if isinstance(matcher, str) else None, sequential,
-                     handler, said)  # fmt: skip
-        if spec is not None:
-            specs.append(spec)
-    return specs
 
 
 def _spec(
@@ -113,11 +99,12 @@ def _spec(
     matcher: str | None,
     sequential: bool,
     handler: Any,
+    said_as: str,
     said: list[str],
 ) -> HookSpec | None:
     kind = handler.get("type") if isinstance(handler, Mapping) else None
     if not isinstance(handler, Mapping) or kind not in HANDLER_TYPES:
-        said.append(f"Invalid hook {event} from {source.layer} type: {kind}")
+        said.append(f"Invalid hook {event} from {said_as} type: {kind}")
         return None
     if kind in AGENT_HANDLERS:
         said.append(f"{source.path}: a {kind} hook on {event}: Qwen Code runs it, hookd runs "
@@ -126,7 +113,7 @@ def _spec(
     command = handler.get("command")
     if kind == "function" or not isinstance(command, str) or not command:
         what = "missing or invalid callback" if kind == "function" else "missing command field"
-        said.append(f"Invalid hook {event} from {source.layer}: {what}")
+        said.append(f"Invalid hook {event} from {said_as}: {what}")
         return None
     name = handler.get("name")
     env = handler.get("env")

@@ -60,6 +60,7 @@ from ...model import (
 from ...safe_read import read_regular_file
 from .. import base, relay_entries
 from ..base import first_root, hook_environment
+from ..gemini.dialect import answer_of, home_of, same_path, session_folder
 from . import config, events, output
 from .events import (
     BLOCK_EVENTS,
@@ -173,8 +174,8 @@ def select(
     """The event's hooks in Qwen's order: ``disableAllHooks``, folder trust, the commands as
     Qwen expands them, matchers, duplicates dropped."""
     warnings: list[str] = []
-    home = _home(request)
-    cwd = _session_folder(request)
+    home = home_of(request)
+    cwd = session_folder(request)
     untrusted = _untrusted(loaded, request, cwd)
     counted = [(s, c) for s, c in loaded if not (untrusted and s.layer == "project")]
     if _all_off(counted):
@@ -184,7 +185,7 @@ def select(
     seen: set[str] = set()
     for source, content in loaded:
         if source.layer == "project":
-            if source.root is not None and _same(source.root, home):
+            if source.root is not None and same_path(source.root, home):
                 continue  # Qwen skips the workspace file when the folder is the home
             if untrusted:
                 continue
@@ -231,7 +232,7 @@ def _untrusted(loaded: Sequence[tuple[Source, Loaded]], request: FireRequest, cw
     if not said or sorted(said, key=lambda pair: pair[0])[-1][1] is not True:
         return False
     path = request.env.get("QWEN_CODE_TRUSTED_FOLDERS_PATH") or os.path.join(
-        _home(request), ".qwen", "trustedFolders.json"
+        home_of(request), ".qwen", "trustedFolders.json"
     )
     try:
         rules = json.loads(read_regular_file(path))
@@ -315,7 +316,7 @@ def _matches(matcher: str | None, request: FireRequest) -> bool:
 
 def prepare(spec: HookSpec, request: FireRequest, base_env: Mapping[str, str]) -> Prepared:
     payload = request.payload
-    cwd = _session_folder(request)
+    cwd = session_folder(request)
     env = hook_environment(base_env, request.env)
     session = payload.get("session_id")
     env.update(GEMINI_PROJECT_DIR=cwd, CLAUDE_PROJECT_DIR=cwd, QWEN_PROJECT_DIR=cwd)
@@ -337,21 +338,6 @@ def prepare(spec: HookSpec, request: FireRequest, base_env: Mapping[str, str]) -
     return Launch(argv=argv, stdin=to_json_bytes(payload), cwd=folder, env=env)
 
 
-def _home(request: FireRequest) -> str:
-    return request.env.get("HOME") or os.path.expanduser("~")
-
-
-def _same(a: str, b: str) -> bool:
-    return os.path.normpath(a) == os.path.normpath(b)
-
-
-def _session_folder(request: FireRequest) -> str:
-    cwd = request.payload.get("cwd")
-    if isinstance(cwd, str) and os.path.isabs(cwd):
-        return cwd
-    return first_root(request)
-
-
 def interpret(spec: HookSpec, request: FireRequest, outcome: ProcessOutcome) -> Verdict:
     return output.interpret(request.event, outcome, spec.timeout_s)
 
@@ -360,7 +346,7 @@ def refine(request: FireRequest, combined: Combined, reports: Sequence[HookRepor
     """Qwen's own merge of the answers (``output.merge``, in configured order), and what
     the agent takes from it on this event; ``natives`` holds the merged answer."""
     event = request.event
-    answers = [_answer(r) for r in sorted(reports, key=lambda r: r.spec.order)]
+    answers = [answer_of(r) for r in sorted(reports, key=lambda r: r.spec.order)]
     merged = output.merge(event, [a for a in answers if a is not None])
     if merged is None:
         return replace(combined, blocked=False, decision=None, reason=None, context=None,
@@ -431,17 +417,6 @@ def _decision(
         return "deny", output.effective_reason(merged) if event in STOP_EVENTS else (
             output._text(merged.get("reason")) or output.NO_REASON)  # fmt: skip
     return ("allow" if top in ("allow", "approve") else None), None
-
-
-def _answer(report: HookReport) -> Mapping[str, Any] | None:
-    """A hook's answer for the merge; a hook hookd could not run (or would not: trust)
-    that blocks answers ``deny`` with hookd's reason."""
-    answer = report.verdict.native.get("output")
-    if isinstance(answer, Mapping):
-        return answer
-    if report.verdict.blocks:
-        return {"decision": "deny", "reason": report.verdict.reason or output.NO_REASON}
-    return None
 
 
 def action(request: FireRequest, combined: Combined) -> Action:
