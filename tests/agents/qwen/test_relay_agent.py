@@ -12,11 +12,16 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+import trio
 
+from agents.harness.ahead import Ahead, jobs, selected_cases, trio_side
 from agents.harness.relayed import (
     KILL_COMMAND,
     adopt,
@@ -92,17 +97,43 @@ def records(folder: Path, run: str) -> dict[str, list[str]]:
     return found
 
 
-@pytest.mark.parametrize("case", case_params([c for c in CASES if c.id in RELAYED]))
-async def test_the_agent_does_the_same_through_the_relay(
-    case: Case, qwen_bin: str, netns: None, settings: Settings, tmp_path: Path
-) -> None:
-    plain_places = setup_case(case, tmp_path / "plain")
-    plain = await run_agent(case, plain_places, qwen_bin)
+@pytest.fixture(scope="module")
+def both_ahead(request: pytest.FixtureRequest, qwen_bin: str, netns: None,
+               tmp_path_factory: pytest.TempPathFactory) -> Iterator[Ahead]:  # fmt: skip
+    """Each selected case run twice, as it is and through the relay, ahead of its test
+    (``harness/ahead.py``: two agent runs at a time)."""
+    cases = selected_cases(request, "test_the_agent_does_the_same_through_the_relay")
+    base = tmp_path_factory.mktemp("relayed")
+    runs = Ahead(trio_side(_both_runs, qwen_bin), cases, lambda c: base / c.id, jobs())
+    yield runs
+    runs.close()
 
-    places = setup_case(case, tmp_path / "relayed")
-    assert "handed to hookd" in await adopt("qwen", places, *_scopes(case))
-    async with serving(settings, places["home"]) as env:
-        relayed = await run_agent(case, places, qwen_bin, env)
+
+async def _both_runs(qwen: str, case: Case, root: Path) -> dict[str, Any]:
+    """The plain run, then ``hookd adopt`` and the relayed run with a daemon of its own."""
+    plain_places = setup_case(case, root / "plain")
+    plain = await run_agent(case, plain_places, qwen)
+    places = setup_case(case, root / "relayed")
+    said = await adopt("qwen", places, *_scopes(case))
+    sockets = Path(tempfile.mkdtemp(prefix="hk", dir="/tmp"))
+    settings = Settings(socket_path=str(sockets / "hookd.sock"), home=str(places["home"]),
+                        system_root=str(places["system"]), term_grace_s=0.2, watchdog=False,
+                        subreaper=False, trust_all=True)  # fmt: skip
+    try:
+        async with serving(settings, places["home"]) as env:
+            relayed = await run_agent(case, places, qwen, env)
+    finally:
+        shutil.rmtree(sockets, ignore_errors=True)
+    return {"plain": (plain_places, plain), "relayed": (places, relayed), "said": said}
+
+
+@pytest.mark.parametrize("case", case_params([c for c in CASES if c.id in RELAYED]))
+async def test_the_agent_does_the_same_through_the_relay(case: Case, both_ahead: Ahead) -> None:
+    _root, running = both_ahead.take(case)
+    side = await trio.to_thread.run_sync(running.result)
+    plain_places, plain = side["plain"]
+    places, relayed = side["relayed"]
+    assert "handed to hookd" in side["said"]
 
     assert _seen(relayed, "relayed") == _seen(plain, "plain")
     assert given(places["agent"], "relayed", VOLATILE, _payload("relayed")) == given(

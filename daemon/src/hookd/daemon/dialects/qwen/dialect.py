@@ -60,6 +60,7 @@ from ...model import (
 from ...safe_read import read_regular_file
 from .. import base, relay_entries
 from ..base import first_root, hook_environment
+from ..gemini import dialect as gemini
 from ..gemini.dialect import answer_of, home_of, same_path, session_folder
 from . import config, events, output
 from .events import (
@@ -102,9 +103,8 @@ def canonical_event(event: str) -> str | None:
     return event if event in _EVENT_SET else None
 
 
-def hook_label(spec: HookSpec) -> str:
-    """How Qwen names a hook: its ``name``, else its command."""
-    return str(spec.options.get("name") or spec.command)
+hook_label = gemini.hook_label
+"""How Qwen names a hook: its ``name``, else its command (as Gemini CLI does)."""
 
 
 def sources(home: str, system_root: str, roots: Sequence[str]) -> list[Source]:
