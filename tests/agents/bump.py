@@ -24,7 +24,7 @@ from pathlib import Path
 HERE = Path(__file__).parent
 VERSIONS = HERE / "versions.json"
 SUITES = {"claude-code": "claude", "cline-sdk": "cline_sdk", "cline": "cline", "auggie": "augment",
-          "codex": "codex", "gemini": "gemini", "copilot": "copilot"}  # fmt: skip
+          "codex": "codex", "gemini": "gemini", "copilot": "copilot", "qwen": "qwen"}  # fmt: skip
 """Each pinned agent's suite folder under tests/agents/."""
 
 

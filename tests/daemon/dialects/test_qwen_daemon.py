@@ -84,3 +84,16 @@ async def test_a_deny_and_what_the_relay_would_print(rpc, settings, workspace) -
 
     assert (result["blocked"], result["reason"], result["action"]) == (True, "no", "block")
     assert result["native"] == {"decision": "block", "reason": "no", "systemMessage": "hi"}
+
+
+async def test_an_async_hook_answers_nobody(rpc, settings, workspace, tmp_path) -> None:
+    """§4.5: ``async: true`` starts the hook in the background; its answer (a deny here)
+    reaches nobody, as in Qwen (nothing reads its queue)."""
+    deny = json.dumps({"decision": "deny", "reason": "late"})
+    write_json(Path(settings.home) / ".qwen" / "settings.json", {"hooks": {"PreToolUse": [
+        {"hooks": [{"type": "command", "async": True,
+                    "command": f"cat > {tmp_path}/seen; echo '{deny}'"}]}]}})  # fmt: skip
+
+    result = await rpc.fire("qwen", "PreToolUse", [str(workspace)], payload(workspace))
+
+    assert (result["blocked"], result["action"]) == (False, "proceed")
