@@ -116,6 +116,9 @@ READ_MISSING = ({"tool": "read_file", "args": {"file_path": "/nonexistent/zz.txt
 STOP_TURNS = ({"tool": "run_shell_command", "args": {"command": "touch {ws}/ran",
                                                      "description": "t"}},
               {"text": "final answer."}, {"text": "done."})  # fmt: skip
+SUBAGENT_TURNS = ({"tool": "agent", "args": {"description": "sub task", "prompt": "say hi",
+                                               "subagent_type": "general-purpose"}},
+                  {"text": "main final."})  # fmt: skip
 
 # fmt: off
 CASES: tuple[Case, ...] = (
@@ -303,6 +306,23 @@ CASES: tuple[Case, ...] = (
     Case("notification", "Notification auth_success at every start; its matcher is a regular "
          "expression", (Hook("note", matcher="auth_.*"), Hook("perm", matcher="permission_prompt")),
          Does(counts={"perm": 0}), event="Notification"),
+    Case("upx-context", "UserPromptExpansion for a custom slash command: its context is added "
+         "to the expanded prompt", (Hook("upx", stdout=specific(additionalContext="CTX-upx")),),
+         Does(ran=False, requests=1), event="UserPromptExpansion",
+         prompt="/foo barg case:{id}", turns=({"text": "All done."},),
+         files={"{ws}/.qwen/commands/foo.md": "Expanded foo with {{args}}\n"}),
+    Case("subagent-start", "SubagentStart for the agent tool; its matcher is the agent type",
+         (Hook("sas", matcher="general-.*"), Hook("other", matcher="Explore")),
+         Does(ran=False, requests=4, counts={"other": 0}), event="SubagentStart",
+         turns=SUBAGENT_TURNS),
+    Case("subagent-stop", "SubagentStop when the subagent ends",
+         (Hook("sast"),), Does(ran=False, requests=4), event="SubagentStop",
+         turns=SUBAGENT_TURNS),
+    Case("pre-compact", "PreCompact (trigger auto) when the context is nearly full",
+         (Hook("pc", matcher="auto"),), Does(), event="PreCompact",
+         turns=({"tool": "run_shell_command", "prompt_tokens": 199000,
+                 "args": {"command": "touch {ws}/ran", "description": "t"}},
+                {"text": "All done.", "prompt_tokens": 199000})),
     Case("instructions-loaded", "InstructionsLoaded for the project's QWEN.md",
          (Hook("il", matcher="QWEN"),), Does(), event="InstructionsLoaded",
          files={"{ws}/QWEN.md": "be brief\n"}),

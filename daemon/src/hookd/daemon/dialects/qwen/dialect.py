@@ -325,7 +325,9 @@ def prepare(spec: HookSpec, request: FireRequest, base_env: Mapping[str, str]) -
     transcript = payload.get("transcript_path")
     if isinstance(transcript, str) and transcript:
         env["QWEN_CODE_PROJECT_DIR"] = os.path.dirname(os.path.dirname(transcript))
-    agent = payload.get("agent_id")
+    # the agent the hook runs for: SubagentStart's agent_id names the one being started,
+    # its hooks run in the parent's context (tests/agents/qwen: subagent-start)
+    agent = payload.get("agent_id") if request.event != "SubagentStart" else None
     prompt = payload.get("prompt_id")
     env["QWEN_CODE_AGENT_ID"] = agent if isinstance(agent, str) else ""
     env["QWEN_CODE_PROMPT_ID"] = prompt if isinstance(prompt, str) else ""
