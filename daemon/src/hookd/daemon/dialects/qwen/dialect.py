@@ -374,7 +374,7 @@ def refine(request: FireRequest, combined: Combined, reports: Sequence[HookRepor
         combined,
         blocked=blocks,
         decision=decision,
-        reason=reason if blocks or asks else output._text(merged.get("reason")),
+        reason=reason if blocks or asks else output.nonempty(merged.get("reason")),
         context=context if isinstance(context, str) and context else None,
         updated_input=rewrite if rewrites else None,
         updated_input_from=rewriter,
@@ -397,27 +397,27 @@ def _decision(
     if event == "PreToolUse":
         said = specific.get("permissionDecision")
         if said in ("allow", "deny", "ask"):
-            why = output._text(specific.get("permissionDecisionReason"))
+            why = output.nonempty(specific.get("permissionDecisionReason"))
             if said == "ask":
                 return "ask", why or "User confirmation required"
-            return said, why or output._text(merged.get("reason")) or output.NO_REASON
+            return said, why or output.nonempty(merged.get("reason")) or output.NO_REASON
         if top in ("allow", "approve"):
             return "allow", None
         if top in output.BLOCKING:
-            return "deny", output._text(merged.get("reason")) or output.NO_REASON
+            return "deny", output.nonempty(merged.get("reason")) or output.NO_REASON
         if top == "ask":
-            return "ask", output._text(merged.get("reason")) or "User confirmation required"
+            return "ask", output.nonempty(merged.get("reason")) or "User confirmation required"
         return "allow", None
     if event == "PermissionRequest":
         given = specific.get("decision")
         given = given if isinstance(given, Mapping) else {}
         behavior = given.get("behavior")
         if behavior == "deny":
-            return "deny", output._text(given.get("message"))
+            return "deny", output.nonempty(given.get("message"))
         return ("allow" if behavior == "allow" else None), None
     if event in BLOCK_EVENTS and top in output.BLOCKING:
         return "deny", output.effective_reason(merged) if event in STOP_EVENTS else (
-            output._text(merged.get("reason")) or output.NO_REASON)  # fmt: skip
+            output.nonempty(merged.get("reason")) or output.NO_REASON)  # fmt: skip
     return ("allow" if top in ("allow", "approve") else None), None
 
 

@@ -113,11 +113,11 @@ def verdict_of(output: Mapping[str, Any], error: str | None = None) -> Verdict:
     return Verdict(
         blocks=decision in BLOCKING,
         decision="deny" if decision in BLOCKING else ("ask" if decision == "ask" else "allow"),
-        reason=_text(output.get("reason")),
+        reason=nonempty(output.get("reason")),
         context=context if isinstance(context, str) else None,
         continue_=output.get("continue") is not False,
         stop_reason=effective_reason(output) if output.get("continue") is False else None,
-        system_message=_text(output.get("systemMessage")),
+        system_message=nonempty(output.get("systemMessage")),
         error=error,
         native={"output": dict(output)},
     )
@@ -125,14 +125,16 @@ def verdict_of(output: Mapping[str, Any], error: str | None = None) -> Verdict:
 
 def effective_reason(output: Mapping[str, Any]) -> str:
     """``stopReason || reason || "No reason provided"`` (``getEffectiveReason``)."""
-    return _text(output.get("stopReason")) or _text(output.get("reason")) or NO_REASON
+    return nonempty(output.get("stopReason")) or nonempty(output.get("reason")) or NO_REASON
 
 
-def _text(value: Any) -> str | None:
+def nonempty(value: Any) -> str | None:
+    """A field's text when it is a non-empty string (what Qwen's ``||`` keeps)."""
     return value if isinstance(value, str) and value else None
 
 
 def specific_of(output: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The answer's ``hookSpecificOutput`` (none that is not an object)."""
     return _specific(output)
 
 
@@ -177,11 +179,11 @@ def _or_merge(outputs: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         blocking = blocking or decision in BLOCKING
         allowing = allowing or decision in ("allow", "approve")
         asking = asking or decision == "ask"
-        if _text(output.get("reason")):
+        if nonempty(output.get("reason")):
             reasons.append(output["reason"])
         if output.get("continue") is False:
             merged["continue"] = False
-            if _text(output.get("stopReason")):
+            if nonempty(output.get("stopReason")):
                 merged["stopReason"] = output["stopReason"]
         for key in ("systemMessage", "suppressOutput"):
             if key in output:
@@ -224,7 +226,7 @@ def _permission_merge(outputs: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         behavior = given.get("behavior")
         if behavior == "deny" or (behavior == "allow" and decision.get("behavior") != "deny"):
             decision["behavior"] = behavior
-        if _text(given.get("message")):
+        if nonempty(given.get("message")):
             messages.append(given["message"])
         if "updatedInput" in given:
             decision["updatedInput"] = given["updatedInput"]
