@@ -24,6 +24,7 @@ from hookd.daemon.model import (
     Loaded,
     ProcessOutcome,
     Source,
+    Verdict,
 )
 from hookd_testing import write_json
 
@@ -364,3 +365,13 @@ def test_relay_timeout_in_qwens_unit() -> None:
     assert integration._relay_timeout([{"hooks": [{"timeout": 1500}]}]) == 12
     assert integration._relay_timeout([{"hooks": [{"timeout": 995}]}]) == 1005000
     assert integration._relay_timeout([]) == 70
+
+
+def test_a_hook_that_never_ran_blocks_a_permission_request() -> None:
+    """hookd's never-ran rule (a guard event): the block reaches PermissionRequest too,
+    whose hooks' top-level decision Qwen does not read."""
+    req = request("PermissionRequest")
+    never = HookReport(spec(), 0, ran(code=None), Verdict(blocks=True, reason="never ran"))
+    combined = qwen.refine(req, Combined(), [never])
+    assert qwen.action(req, combined) == "block"
+    assert combined.reason == "never ran"

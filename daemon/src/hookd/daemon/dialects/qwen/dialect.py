@@ -357,6 +357,9 @@ def refine(request: FireRequest, combined: Combined, reports: Sequence[HookRepor
     specific = output.specific_of(merged)
     stops = event in CONTINUE_EVENTS and merged.get("continue") is False
     decision, reason = _decision(event, merged, specific)
+    unrun = next((r for r in reports if r.verdict.blocks and not r.verdict.native), None)
+    if event == "PermissionRequest" and unrun is not None:  # Qwen reads no top-level deny
+        decision, reason = "deny", unrun.verdict.reason or output.NO_REASON
     blocks = decision == "deny"
     asks = decision == "ask"
     context = specific.get("additionalContext") if event in CONTEXT_EVENTS else None

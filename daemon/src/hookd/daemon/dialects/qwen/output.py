@@ -28,7 +28,7 @@ from typing import Any
 
 from ...jstext import JS_WHITESPACE, parse_json
 from ...model import ProcessOutcome, Verdict
-from .events import OR_EVENTS, PLAIN_STDOUT_IS_CONTEXT
+from .events import BLOCK_EVENTS, CONTINUE_EVENTS, OR_EVENTS, PLAIN_STDOUT_IS_CONTEXT
 
 BLOCKING = ("block", "deny")
 NO_REASON = "No reason provided"
@@ -53,7 +53,7 @@ def interpret(event: str, outcome: ProcessOutcome, timeout_s: float) -> Verdict:
     if output is None:
         bad = code != 2 and _text_of(outcome).startswith("{")
         return Verdict(error="its output is not valid JSON" if bad and not failed else failed)
-    return verdict_of(output, failed)
+    return verdict_of(event, output, failed)
 
 
 def _seconds(timeout_s: float) -> str:
@@ -104,19 +104,21 @@ def _json(text: str) -> Any:
     return parsed
 
 
-def verdict_of(output: Mapping[str, Any], error: str | None = None) -> Verdict:
-    """One answer as the hook's entry in the result tells it (what the agent does with the
-    answers together is ``dialect.refine``'s)."""
+def verdict_of(event: str, output: Mapping[str, Any], error: str | None = None) -> Verdict:
+    """One answer as the hook's entry in the result tells it, a block only where the event
+    reads one (what the agent does with the answers together is ``dialect.refine``'s)."""
     decision = output.get("decision")
+    blocks = decision in BLOCKING and event in BLOCK_EVENTS
+    stops = output.get("continue") is False and event in CONTINUE_EVENTS
     specific = _specific(output)
     context = specific.get("additionalContext")
     return Verdict(
-        blocks=decision in BLOCKING,
-        decision="deny" if decision in BLOCKING else ("ask" if decision == "ask" else "allow"),
+        blocks=blocks,
+        decision="deny" if blocks else ("ask" if decision == "ask" else "allow"),
         reason=nonempty(output.get("reason")),
         context=context if isinstance(context, str) else None,
-        continue_=output.get("continue") is not False,
-        stop_reason=effective_reason(output) if output.get("continue") is False else None,
+        continue_=not stops,
+        stop_reason=effective_reason(output) if stops else None,
         system_message=nonempty(output.get("systemMessage")),
         error=error,
         native={"output": dict(output)},
