@@ -19,9 +19,6 @@ EVENTS: tuple[str, ...] = (
 )  # fmt: skip
 """The 22 events of 0.24.4's ``HookEventName`` (§3)."""
 
-SHARED_WITH_CLAUDE = frozenset(EVENTS) & frozenset(claude_rules.EVENTS)
-"""The events whose names Qwen took from Claude Code."""
-
 MATCHED_FIELD: dict[str, str] = {
     "PreToolUse": "tool_name", "PostToolUse": "tool_name", "PostToolUseFailure": "tool_name",
     "PermissionRequest": "tool_name", "PermissionDenied": "tool_name",
