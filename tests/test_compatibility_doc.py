@@ -28,6 +28,7 @@ SECTION_FOLDERS = {
     "Codex CLI": "codex",
     "Gemini CLI": "gemini",
     "GitHub Copilot CLI": "copilot",
+    "Qwen Code": "qwen",
 }
 _CITATION = re.compile(r"(?:((?:[\w.]+/)*test_\w+)(?:\.py)?)?::([\w\-.*]+)")
 
@@ -147,4 +148,13 @@ def test_every_copilot_case_is_a_row() -> None:
 
     cited = {name for section, module, name in _citations()
              if section.startswith("GitHub Copilot CLI") and module.endswith("test_copilot_agent.py")}  # fmt: skip
+    assert [case.id for case in CASES if case.id not in cited] == []
+
+
+def test_every_qwen_case_is_a_row() -> None:
+    """Each real-agent case of Qwen Code is a row of its section (issue 26)."""
+    from agents.qwen.cases import CASES
+
+    cited = {name for section, module, name in _citations()
+             if section.startswith("Qwen Code") and module.endswith("test_qwen_agent.py")}  # fmt: skip
     assert [case.id for case in CASES if case.id not in cited] == []

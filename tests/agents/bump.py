@@ -25,7 +25,7 @@ HERE = Path(__file__).parent
 VERSIONS = HERE / "versions.json"
 SUITES = {"claude-code": "claude", "cline-sdk": "cline_sdk", "cline": "cline", "auggie": "augment",
           "codex": "codex", "gemini": "gemini", "copilot": "copilot",
-          "droid": "droid"}  # fmt: skip
+          "droid": "droid", "qwen": "qwen"}  # fmt: skip
 """Each pinned agent's suite folder under tests/agents/."""
 
 

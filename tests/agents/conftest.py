@@ -95,6 +95,13 @@ def droid_bin() -> str:
 
 
 @pytest.fixture(scope="session")
+def qwen_bin() -> str:
+    """Qwen Code's bundle (``cli.js``, what the npm package's launcher relaunches with Node;
+    run directly, with ``QWEN_CODE_NO_RELAUNCH``, so that one process runs the hooks)."""
+    return _installed("qwen", "node_modules/@qwen-code/qwen-code/cli.js")
+
+
+@pytest.fixture(scope="session")
 def netns() -> None:
     from agents.harness.netns import check_netns
 

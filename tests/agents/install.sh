@@ -18,6 +18,8 @@
 #   droid        @factory/cli-linux-x64      (Factory Droid: the platform package itself, a
 #                Bun-compiled binary bin/droid; the registry's @factory/cli 0.225.1 names
 #                a platform package 0.225.1 that does not exist, so it is installed by name)
+#   qwen         @qwen-code/qwen-code        (a Node bundle, cli.js; no install scripts
+#                needed; npm says EBADENGINE on Node 20, and it runs there)
 set -euo pipefail
 cd "$(dirname "$0")"
 DIR="${HOOKD_AGENTS_DIR:-$HOME/.cache/hookd-agents}"
@@ -92,5 +94,12 @@ DROID="$DIR/droid-$(version droid)/node_modules/@factory/cli-$droid_platform/bin
 if [ ! -x "$DROID" ] || [ "$(stat -c %s "$DROID")" -lt 1000000 ]; then
   echo "$DROID is missing: npm did not install @factory/cli-$droid_platform@$(version droid)" >&2
   rm -f "$DIR/droid-$(version droid)/.installed"
+  exit 1
+fi
+install qwen @qwen-code/qwen-code --ignore-scripts
+QWEN="$DIR/qwen-$(version qwen)/node_modules/@qwen-code/qwen-code/cli.js"
+if [ ! -f "$QWEN" ]; then
+  echo "$QWEN is missing: npm did not install Qwen Code's bundle" >&2
+  rm -f "$DIR/qwen-$(version qwen)/.installed"
   exit 1
 fi

@@ -11,9 +11,9 @@
 #define ON_ERROR_ENV "HOOKD_RELAY_ON_ERROR"
 #define NO_SPAWN_ENV "HOOKD_NO_SPAWN"
 #define WAIT_ENV "HOOKD_RELAY_WAIT_S"
-#define USAGE "usage: hookd-relay AGENT [ENTRY]   (AGENT: claude, cline, cline-sdk, augment, codex, gemini, copilot, droid): the agent runs it as a hook, with the event on stdin ('hookd relay install' writes it)"
+#define USAGE "usage: hookd-relay AGENT [ENTRY]   (AGENT: claude, cline, cline-sdk, augment, codex, gemini, copilot, droid, qwen): the agent runs it as a hook, with the event on stdin ('hookd relay install' writes it)"
 #define FIX "fix the entry, or write it again with 'hookd relay install'"
-#define AGENT_LIST "claude, cline, cline-sdk, augment, codex, gemini, copilot, droid"
+#define AGENT_LIST "claude, cline, cline-sdk, augment, codex, gemini, copilot, droid, qwen"
 #define WAIT_S 3600.0
 #define WAIT_MAX_S 1000000.0
 #define SPAWN_WAIT_S 10.0
@@ -71,6 +71,9 @@ static const struct relay_runner RUNNERS_6[] = {  /* copilot */
 static const struct relay_runner RUNNERS_7[] = {  /* droid */
     {0, -1},
 };
+static const struct relay_runner RUNNERS_8[] = {  /* qwen */
+    {0, -1},
+};
 
 static const struct relay_facts AGENTS[] = {
     {"claude", 0, "hook_event_name", RUNNERS_0,
@@ -97,6 +100,9 @@ static const struct relay_facts AGENTS[] = {
     {"droid", 1, "hook_event_name", RUNNERS_7,
      {"", "{message}\012", 1},
      {"{\"hookSpecificOutput\": {\"permissionDecision\": \"deny\", \"permissionDecisionReason\": {message_json}}}", "{message}\012", 1}},
+    {"qwen", 0, "hook_event_name", RUNNERS_8,
+     {"", "{message}\012", 1},
+     {"{\"decision\": \"deny\", \"reason\": {message_json}, \"continue\": false, \"stopReason\": {message_json}}", "{message}\012", 0}},
     {0, 0, 0, 0, {0, 0, 0}, {0, 0, 0}},
 };
 

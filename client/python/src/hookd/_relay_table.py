@@ -81,7 +81,15 @@ AGENTS: dict[str, Any] = {'claude': {'args': 0,
            'block': ('{"hookSpecificOutput": {"permissionDecision": "deny", '
                      '"permissionDecisionReason": {message_json}}}',
                      '{message}\n',
-                     1)}}
+                     1)},
+ 'qwen': {'args': 0,
+          'event': 'hook_event_name',
+          'runners': {},
+          'continue': ('', '{message}\n', 1),
+          'block': ('{"decision": "deny", "reason": {message_json}, "continue": false, '
+                    '"stopReason": {message_json}}',
+                    '{message}\n',
+                    0)}}
 
 EXIT_CODES: dict[str, Any] = {'args': 0,
  'event': '',

@@ -12,7 +12,7 @@ export type JsonValue = string | number | boolean | null | JsonValue[] | { [key:
 export type JsonObject = { [key: string]: JsonValue };
 
 /** Whose hooks and whose semantics (the hook dialect). */
-export type Agent = "claude" | "cline" | "cline-sdk" | "augment" | "codex" | "gemini" | "copilot" | "droid";
+export type Agent = "claude" | "cline" | "cline-sdk" | "augment" | "codex" | "gemini" | "copilot" | "droid" | "qwen";
 
 /** A permission decision; precedence when hooks disagree: deny > defer > ask > allow (a block counts as deny). */
 export type Decision = "allow" | "deny" | "ask" | "defer";

@@ -34,6 +34,8 @@ from .dialects.droid import integration as droid_integration
 from .dialects.gemini import dialect as gemini
 from .dialects.gemini import integration as gemini_integration
 from .dialects.integration import IntegrationModule
+from .dialects.qwen import dialect as qwen
+from .dialects.qwen import integration as qwen_integration
 from .model import Dialect
 
 
@@ -54,6 +56,7 @@ AGENT_PACKAGES: Mapping[Dialect, AgentPackage] = {
     Dialect.GEMINI: AgentPackage(gemini, gemini_integration),
     Dialect.COPILOT: AgentPackage(copilot, copilot_integration),
     Dialect.DROID: AgentPackage(droid, droid_integration),
+    Dialect.QWEN: AgentPackage(qwen, qwen_integration),
 }
 
 DIALECTS: Mapping[Dialect, DialectModule] = {d: p.dialect for d, p in AGENT_PACKAGES.items()}

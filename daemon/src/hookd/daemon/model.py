@@ -28,6 +28,7 @@ class Dialect(enum.StrEnum):
     GEMINI = "gemini"
     COPILOT = "copilot"
     DROID = "droid"
+    QWEN = "qwen"
 
 
 DENIED_PREFIX = "denied: "

@@ -11,7 +11,9 @@ from typing import Literal, NotRequired, TypeAlias, TypedDict, get_args
 JsonValue: TypeAlias = "bool | int | float | str | list[JsonValue] | dict[str, JsonValue] | None"
 JsonObject: TypeAlias = "dict[str, JsonValue]"
 
-Agent = Literal["claude", "cline", "cline-sdk", "augment", "codex", "gemini", "copilot", "droid"]
+Agent = Literal[
+    "claude", "cline", "cline-sdk", "augment", "codex", "gemini", "copilot", "droid", "qwen"
+]
 """Every agent hookd speaks, by its wire name: adding one is one name here (and its
 package in the daemon: ``docs/design.md``, "Adding an agent")."""
 AGENTS: tuple[Agent, ...] = get_args(Agent)

@@ -70,6 +70,13 @@ _TOOL = {
     "gemini": ("tool_name", "run_shell_command", "tool_input", {"command": "rm -rf build"}),
     "augment": ("tool_name", "launch-process", "tool_input", {"command": "rm -rf build"}),
     "copilot": ("toolName", "bash", "toolArgs", json.dumps({"command": "rm -rf build"})),
+    "qwen": ("tool_name", "run_shell_command", "tool_input", {"command": "rm -rf build"}),
+    "droid": (
+        "tool_name",
+        "Execute",
+        "tool_input",
+        {"command": "rm -rf build", "riskLevel": "high", "riskLevelReason": "deletes"},
+    ),
 }
 """Each agent's names for the tool of a tool event, and a shell command as its input."""
 

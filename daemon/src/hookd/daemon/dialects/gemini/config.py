@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ...model import Dialect, HookSpec, Loaded, Source
@@ -81,11 +81,27 @@ def hooks_of(source: Source, events: Any, said_as: str) -> Loaded:
                         "an array. Skipping.")  # fmt: skip
             continue
         for group in groups:
-            found.setdefault(event, []).extend(_group(source, event, group, said_as, said))
+            found.setdefault(event, []).extend(group_specs(source, event, group, said_as, said))
     return Loaded({e: tuple(s) for e, s in found.items() if s}, "\n".join(said) or None)
 
 
-def _group(source: Source, event: str, group: Any, said_as: str, said: list[str]) -> list[HookSpec]:
+SpecMaker = Callable[[Source, str, str | None, bool, Any, str, list[str]], HookSpec | None]
+"""(source, event, matcher, sequential, handler, said_as, said) -> the handler's spec, or
+None (what is skipped appended to ``said``)."""
+
+
+def group_specs(
+    source: Source,
+    event: str,
+    group: Any,
+    said_as: str,
+    said: list[str],
+    make: SpecMaker | None = None,
+) -> list[HookSpec]:
+    """A matcher group's specs, in order (``make``: the agent's rule for one handler, Gemini
+    CLI's by default; Qwen Code, which forked these files, has its own); a group that is no
+    object or has no ``hooks`` list is discarded with Gemini's words."""
+    make = make or _spec
     if not isinstance(group, Mapping) or not isinstance(group.get("hooks"), list):
         said.append(f"Discarding invalid hook definition for {event} from {said_as}: "
                     f"{json.dumps(group)}")  # fmt: skip
@@ -94,8 +110,8 @@ def _group(source: Source, event: str, group: Any, said_as: str, said: list[str]
     sequential = group.get("sequential") is True
     specs = []
     for handler in group["hooks"]:
-        spec = _spec(source, event, matcher if isinstance(matcher, str) else None, sequential,
-                     handler, said_as, said)  # fmt: skip
+        spec = make(source, event, matcher if isinstance(matcher, str) else None, sequential,
+                    handler, said_as, said)  # fmt: skip
         if spec is not None:
             specs.append(spec)
     return specs

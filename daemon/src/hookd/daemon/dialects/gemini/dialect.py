@@ -263,7 +263,7 @@ def select(
     switches = _switches(ordered)
     if switches["enabled"] is False:
         return [], warnings
-    cwd = _session_folder(request)
+    cwd = session_folder(request)
     untrusted = _untrusted_folder(request, cwd)
     chosen: list[HookSpec] = []
     seen: set[str] = set()
@@ -271,7 +271,7 @@ def select(
         if (
             source.layer == "project"
             and source.root is not None
-            and _same(source.root, _home(request))
+            and same_path(source.root, home_of(request))
         ):
             continue  # Gemini skips the workspace file when the folder is the home
         if not relay_entries.runs_in(source, request):
@@ -456,7 +456,7 @@ def _matches(matcher: str | None, request: FireRequest) -> bool:
 
 def prepare(spec: HookSpec, request: FireRequest, base_env: Mapping[str, str]) -> Prepared:
     payload = request.payload
-    cwd = _session_folder(request)
+    cwd = session_folder(request)
     session = payload.get("session_id")
     plans = plans_folder(request, cwd)
     env = hook_environment(base_env, request.env)
@@ -511,18 +511,21 @@ def plans_folder(request: FireRequest, cwd: str) -> str:
 
 def _gemini_home(request: FireRequest) -> str:
     moved = request.env.get("GEMINI_CLI_HOME")
-    return moved if moved and os.path.isabs(moved) else _home(request)
+    return moved if moved and os.path.isabs(moved) else home_of(request)
 
 
-def _home(request: FireRequest) -> str:
+def home_of(request: FireRequest) -> str:
+    """The agent's home: the fire's ``HOME``, else hookd's."""
     return request.env.get("HOME") or os.path.expanduser("~")
 
 
-def _same(a: str, b: str) -> bool:
+def same_path(a: str, b: str) -> bool:
     return os.path.normpath(a) == os.path.normpath(b)
 
 
-def _session_folder(request: FireRequest) -> str:
+def session_folder(request: FireRequest) -> str:
+    """The folder the agent was started in (the payload's ``cwd``), whose settings it reads
+    (Gemini CLI and Qwen Code alike: no walk up to a parent or a git root)."""
     cwd = request.payload.get("cwd")
     if isinstance(cwd, str) and os.path.isabs(cwd):
         return cwd
@@ -537,7 +540,7 @@ def refine(request: FireRequest, combined: Combined, reports: Sequence[HookRepor
     """Gemini's own merge of the answers (``output.merge``, in configured order), and what
     the agent takes from it on this event; ``natives`` holds the merged answer."""
     event = request.event
-    answers = [_answer(r) for r in sorted(reports, key=lambda r: r.spec.order)]
+    answers = [answer_of(r) for r in sorted(reports, key=lambda r: r.spec.order)]
     merged = output.merge(event, [a for a in answers if a is not None])
     if merged is None:
         return replace(combined, blocked=False, decision=None, reason=None, context=None,
@@ -578,9 +581,10 @@ def refine(request: FireRequest, combined: Combined, reports: Sequence[HookRepor
     )
 
 
-def _answer(report: HookReport) -> Mapping[str, Any] | None:
-    """A hook's answer for the merge; a hook hookd could not run (or would not: trust)
-    that blocks answers ``deny`` with hookd's reason."""
+def answer_of(report: HookReport) -> Mapping[str, Any] | None:
+    """A hook's answer for the merge (Gemini's and Qwen's ``HookAggregator`` alike); a hook
+    hookd could not run (or would not: trust) that blocks answers ``deny`` with hookd's
+    reason."""
     answer = report.verdict.native.get("output")
     if isinstance(answer, Mapping):
         return answer

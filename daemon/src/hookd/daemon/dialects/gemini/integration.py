@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from ...edits import (
@@ -69,6 +70,18 @@ relay_answer = integration.native_answer
 relay_entry = integration.no_entry
 
 
+@dataclass(frozen=True, slots=True)
+class Shape:
+    """What the adopt plans of a Gemini-style ``settings.json`` (Gemini CLI's, and Qwen
+    Code's, which forked it) need of the agent: the relay's argument, why a handler stays
+    with the agent (``""``: it is the relay itself), and the relay entry's ``timeout``
+    covering the given groups' hooks, in the agent's unit."""
+
+    argument: str
+    not_adoptable: Callable[[Any], str | None]
+    relay_timeout: Callable[[list[dict[str, Any]]], int | float]
+
+
 def failing_answer(message: str, block: bool) -> RelayAnswer:
     """Blocking: a deny that also ends the run (``continue: false``), so that no guarded
     action goes on and a blocked ``AfterAgent`` does not ask the model again and again while
@@ -98,7 +111,21 @@ def plan(action: AdoptAction, home: str, scope: str, project: str, options: Plan
     else:
         agent_file = os.path.join(project, ".gemini", SETTINGS_FILE)
         owned_file, others = adopted_path(home, project), (user_owned,)
-    return _ACTIONS[action](agent_file, owned_file, options.relay, others)
+    return settings_plan(action, agent_file, owned_file, options.relay, others, GEMINI)
+
+
+def settings_plan(
+    action: AdoptAction,
+    agent_file: str,
+    owned_file: str,
+    relay: str,
+    others: tuple[str, ...],
+    shape: Shape,
+) -> Plan:
+    """One action's plan for a Gemini-style settings file (``agent_file``), its hookd-owned
+    file, this installation's relay, and the other hookd-owned files a relay entry there may
+    run."""
+    return _ACTIONS[action](agent_file, owned_file, relay, others, shape)
 
 
 def _hooks(settings: dict[str, Any], path: str) -> dict[str, list[dict[str, Any]]]:
@@ -124,7 +151,9 @@ def _with_hooks(settings: dict[str, Any], events: dict[str, list[dict[str, Any]]
         settings.pop("hooks", None)
 
 
-def _adopt(agent_file: str, owned_file: str, relay: str, others: tuple[str, ...]) -> Plan:
+def _adopt(
+    agent_file: str, owned_file: str, relay: str, others: tuple[str, ...], shape: Shape
+) -> Plan:
     """Move the file's command hooks into the hookd-owned file; relay their events."""
     agent, agent_text = _read(agent_file)
     owned, owned_text = _read(owned_file)
@@ -134,25 +163,27 @@ def _adopt(agent_file: str, owned_file: str, relay: str, others: tuple[str, ...]
     owned_hooks = _hooks(owned, owned_file)
     for event, groups in _hooks(agent, agent_file).items():
         for group in groups:
-            stay, take = split_group(group, event, notes, _not_adoptable)
+            stay, take = split_group(group, event, notes, shape.not_adoptable)
             if take:
                 owned_hooks.setdefault(event, []).append({**group, "hooks": take})
                 moved += len(take)
             if stay:
                 kept.setdefault(event, []).append({**group, "hooks": stay})
     owned["hooks"] = owned_hooks
-    _with_hooks(agent, _without_relay(kept))
+    _with_hooks(agent, _without_relay(kept, shape))
     notes[:0] = handed_over(moved, agent_file, owned_file, bool(_hooks(owned, owned_file)))
-    plan = _relayed(agent, agent_file, agent_text, owned, relay, notes, others)
+    plan = _relayed(agent, agent_file, agent_text, owned, relay, notes, others, shape)
     plan.writes[owned_file] = (owned_text, dump_settings(owned))
     return plan
 
 
-def _unadopt(agent_file: str, owned_file: str, relay: str, others: tuple[str, ...]) -> Plan:
+def _unadopt(
+    agent_file: str, owned_file: str, relay: str, others: tuple[str, ...], shape: Shape
+) -> Plan:
     """Give the adopted hooks back to the agent's file; take out the relay entries."""
     agent, agent_text = _read(agent_file)
     owned, owned_text = _read(owned_file)
-    _with_hooks(agent, _without_relay(_hooks(agent, agent_file)))
+    _with_hooks(agent, _without_relay(_hooks(agent, agent_file), shape))
     returned = 0
     for event, groups in _hooks(owned, owned_file).items():
         for group in groups:
@@ -165,21 +196,25 @@ def _unadopt(agent_file: str, owned_file: str, relay: str, others: tuple[str, ..
     return plan
 
 
-def _install(agent_file: str, owned_file: str, relay: str, others: tuple[str, ...]) -> Plan:
+def _install(
+    agent_file: str, owned_file: str, relay: str, others: tuple[str, ...], shape: Shape
+) -> Plan:
     """Write the relay entries for the events hookd holds hooks for."""
     agent, agent_text = _read(agent_file)
     owned, _ = _read(owned_file)
     if not _hooks(owned, owned_file):
         raise UserError(nothing_adopted(owned_file))
-    _with_hooks(agent, _without_relay(_hooks(agent, agent_file)))
+    _with_hooks(agent, _without_relay(_hooks(agent, agent_file), shape))
     notes = [f"relaying {', '.join(sorted(_hooks(owned, owned_file)))}"]
-    return _relayed(agent, agent_file, agent_text, owned, relay, notes, others)
+    return _relayed(agent, agent_file, agent_text, owned, relay, notes, others, shape)
 
 
-def _uninstall(agent_file: str, owned_file: str, relay: str, others: tuple[str, ...]) -> Plan:
+def _uninstall(
+    agent_file: str, owned_file: str, relay: str, others: tuple[str, ...], shape: Shape
+) -> Plan:
     """Remove the relay entries (adopted hooks then do not run)."""
     agent, agent_text = _read(agent_file)
-    _with_hooks(agent, _without_relay(_hooks(agent, agent_file)))
+    _with_hooks(agent, _without_relay(_hooks(agent, agent_file), shape))
     owned, _ = _read(owned_file)
     notes = [not_relayed(owned_file)] if _hooks(owned, owned_file) else []
     return Plan({agent_file: (agent_text, dump_settings(agent))}, notes)
@@ -193,16 +228,17 @@ def _relayed(
     relay: str,
     notes: list[str],
     others: tuple[str, ...],
+    shape: Shape,
 ) -> Plan:
     """The agent's file with one relay entry per adopted event (its timeout covers the
     hooks of the other adopted files it may also run: the user's, for a project's)."""
     events = _hooks(agent, agent_file)
-    command = f"{shell_word(relay)} {RELAY_ARGUMENT}"
+    command = f"{shell_word(relay)} {shape.argument}"
     more = [_read(other)[0] for other in others]
     for event, groups in _hooks(owned, "").items():
         also = [g for other in more for g in _hooks(other, "").get(event, [])]
         entry = {"type": "command", "name": RELAY_NAME, "command": command,
-                 "timeout": _relay_timeout(groups + also)}  # fmt: skip
+                 "timeout": shape.relay_timeout(groups + also)}  # fmt: skip
         events.setdefault(event, []).append({"hooks": [entry]})
     _with_hooks(agent, events)
     return Plan({agent_file: (agent_text, dump_settings(agent))}, notes)
@@ -228,12 +264,16 @@ def _not_adoptable(handler: Any) -> str | None:
     return None
 
 
-def _without_relay(hooks: dict[str, list[dict[str, Any]]]) -> dict[str, list[dict[str, Any]]]:
-    return without_relay(hooks, lambda handler: _not_adoptable(handler) == "")
+def _without_relay(
+    hooks: dict[str, list[dict[str, Any]]], shape: Shape
+) -> dict[str, list[dict[str, Any]]]:
+    return without_relay(hooks, lambda handler: shape.not_adoptable(handler) == "")
 
 
-_ACTIONS: dict[AdoptAction, Callable[[str, str, str, tuple[str, ...]], Plan]] = {
+GEMINI = Shape(RELAY_ARGUMENT, _not_adoptable, _relay_timeout)
+
+_ACTIONS: dict[AdoptAction, Callable[[str, str, str, tuple[str, ...], Shape], Plan]] = {
     "adopt": _adopt, "unadopt": _unadopt, "install": _install, "uninstall": _uninstall,
 }  # fmt: skip
 """Each action's plan from (the agent's file, the hookd-owned file, the relay's path, the
-other hookd-owned files a relay entry there may run)."""
+other hookd-owned files a relay entry there may run, the agent's shape)."""
