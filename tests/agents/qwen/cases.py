@@ -344,7 +344,7 @@ CASES: tuple[Case, ...] = (
          turns=({"tool": "run_shell_command", "prompt_tokens": 199000,
                  "args": {"command": "touch {ws}/ran", "description": "t"}},
                 {"text": "All done.", "prompt_tokens": 199000})),
-    Case("instructions-loaded", "InstructionsLoaded for the project's QWEN.md",
+    Case("instructions-loaded", "InstructionsLoaded for the project's \"QWEN.md\"",
          (Hook("il", matcher="QWEN"),), Does(), event="InstructionsLoaded",
          files={"{ws}/QWEN.md": "be brief\n"}),
 )
