@@ -540,12 +540,9 @@ def refine(request: FireRequest, combined: Combined, reports: Sequence[HookRepor
     """Gemini's own merge of the answers (``output.merge``, in configured order), and what
     the agent takes from it on this event; ``natives`` holds the merged answer."""
     event = request.event
-    answers = [answer_of(r) for r in sorted(reports, key=lambda r: r.spec.order)]
-    merged = output.merge(event, [a for a in answers if a is not None])
+    merged = output.merge(event, answers_in_order(reports))
     if merged is None:
-        return replace(combined, blocked=False, decision=None, reason=None, context=None,
-                       updated_input=None, updated_input_from=None, continue_=True,
-                       stop_reason=None, system_message=None, natives=())  # fmt: skip
+        return without_answer(combined)
     deciding = event in DECIDING_EVENTS
     stops = deciding and merged.get("continue") is False
     blocks = deciding and merged.get("decision") in output.BLOCKING
@@ -579,6 +576,20 @@ def refine(request: FireRequest, combined: Combined, reports: Sequence[HookRepor
         natives=(merged,),
         warnings=tuple(w for w in combined.warnings if "rewrote the tool input" not in w),
     )
+
+
+def answers_in_order(reports: Sequence[HookReport]) -> list[Mapping[str, Any]]:
+    """Every hook's answer for the merge, in configured order, not finish order (Gemini's
+    and Qwen's ``HookAggregator`` alike)."""
+    ordered = sorted(reports, key=lambda r: r.spec.order)
+    return [answer for r in ordered if (answer := answer_of(r)) is not None]
+
+
+def without_answer(combined: Combined) -> Combined:
+    """No hook answered (Gemini and Qwen alike): nothing decided, nothing passed on."""
+    return replace(combined, blocked=False, decision=None, reason=None, context=None,
+                   updated_input=None, updated_input_from=None, continue_=True,
+                   stop_reason=None, system_message=None, natives=())  # fmt: skip
 
 
 def answer_of(report: HookReport) -> Mapping[str, Any] | None:

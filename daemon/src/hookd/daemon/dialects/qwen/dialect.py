@@ -61,7 +61,13 @@ from ...safe_read import read_regular_file
 from .. import base, relay_entries
 from ..base import first_root, hook_environment
 from ..gemini import dialect as gemini
-from ..gemini.dialect import answer_of, home_of, same_path, session_folder
+from ..gemini.dialect import (
+    answers_in_order,
+    home_of,
+    same_path,
+    session_folder,
+    without_answer,
+)
 from . import config, events, output
 from .events import (
     BLOCK_EVENTS,
@@ -348,12 +354,9 @@ def refine(request: FireRequest, combined: Combined, reports: Sequence[HookRepor
     """Qwen's own merge of the answers (``output.merge``, in configured order), and what
     the agent takes from it on this event; ``natives`` holds the merged answer."""
     event = request.event
-    answers = [answer_of(r) for r in sorted(reports, key=lambda r: r.spec.order)]
-    merged = output.merge(event, [a for a in answers if a is not None])
+    merged = output.merge(event, answers_in_order(reports))
     if merged is None:
-        return replace(combined, blocked=False, decision=None, reason=None, context=None,
-                       updated_input=None, updated_input_from=None, continue_=True,
-                       stop_reason=None, system_message=None, natives=())  # fmt: skip
+        return without_answer(combined)
     specific = output.specific_of(merged)
     stops = event in CONTINUE_EVENTS and merged.get("continue") is False
     decision, reason = _decision(event, merged, specific)
