@@ -21,6 +21,7 @@ from .dialects.augment import integration as augment_integration
 from .dialects.base import DialectModule
 from .dialects.claude import dialect as claude
 from .dialects.claude import integration as claude_integration
+from .dialects.claude import portable as claude_portable
 from .dialects.cline import dialect as cline
 from .dialects.cline import integration as cline_integration
 from .dialects.cline_sdk import dialect as cline_sdk
@@ -33,7 +34,9 @@ from .dialects.droid import dialect as droid
 from .dialects.droid import integration as droid_integration
 from .dialects.gemini import dialect as gemini
 from .dialects.gemini import integration as gemini_integration
+from .dialects.gemini import portable as gemini_portable
 from .dialects.integration import IntegrationModule
+from .dialects.portable import PortableModule
 from .dialects.qwen import dialect as qwen
 from .dialects.qwen import integration as qwen_integration
 from .model import Dialect
@@ -67,5 +70,10 @@ INTEGRATIONS: Mapping[Dialect, IntegrationModule] = {
 }
 """The integration half: the CLI's adopt and relay commands, the relay door, the http
 entry."""
+PORTABLE: Mapping[Dialect, PortableModule] = {
+    Dialect.CLAUDE: claude_portable,
+    Dialect.GEMINI: gemini_portable,
+}
+"""The portable half: how each agent's events meet the portable hooks."""
 ADOPTABLE = tuple(d.value for d, i in INTEGRATIONS.items() if i.ADOPT_SCOPES)
 """The agents whose hooks ``hookd adopt`` can hand to hookd."""

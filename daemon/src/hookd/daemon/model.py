@@ -64,6 +64,9 @@ class HookSpec:
     """May send itself to the background while it runs (Claude's ``{"async": true}`` first
     line): the fire waits for it until it finishes or does that (``Launch.async_reply``)."""
     order: int = 0
+    portable: bool = False
+    """From a portable hook file: run with the shared (Claude) payload for any agent and
+    answered in that agent's terms (``fire/portable_run.py``)."""
     refused: str | None = None
     """Why hookd will not run it (``untrusted: ...``, ``refused: ...`` or ``denied: ...``,
     see ``trust``): the fire reports it as not run, and on an event that guards an action
@@ -197,6 +200,9 @@ class Source:
     adopted_from: str | None = None
     """For an adopted source: the agent's own file or folder its hooks came from (the
     relay entry there stands for them)."""
+    portable: bool = False
+    """A portable hook file (``~/.config/hookd/hooks.json``, ``<project>/.hookd/hooks.json``):
+    Claude's format and vocabulary, run for every agent (``dialects/portable.py``)."""
 
 
 @dataclass(frozen=True, slots=True)

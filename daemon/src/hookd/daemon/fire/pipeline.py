@@ -16,10 +16,10 @@ from typing import Any, Protocol
 
 from hookd.protocol import FireResult
 
-from ..all_dialects import DIALECTS
+from ..all_dialects import DIALECTS, PORTABLE
 from ..audit import AuditLog
 from ..dialects.base import DialectModule
-from ..model import Combined, FireRequest, HookReport, HookSpec
+from ..model import Combined, Dialect, FireRequest, HookReport, HookSpec
 from ..registry.registry import Registry
 from ..runner.background import BackgroundHooks, Deliver
 from ..runner.client_handler import AskClient
@@ -28,6 +28,7 @@ from ..runner.runner import NEVER_RAN_BLOCKS, never_ran_blocks, run_hooks
 from ..scrub import secret_values
 from ..settings import Settings
 from ..stats import InFlight, Stats
+from . import portable_run
 from .combine import combine
 from .progress import FireProgress, Notify
 from .result import fire_result, spill_warnings, with_output
@@ -90,7 +91,9 @@ class Fire:
         self.request = request
         self.services = services
         self.ports = ports
-        self.module = module = DIALECTS[request.dialect]
+        self.module: DialectModule = DIALECTS[request.dialect]
+        module = self.module
+        self.portable: portable_run.PortableRun | None = None
         switched_off = _switched_off(request, services.settings)
         specs: list[HookSpec]
         self.unread: list[str] = []
@@ -98,12 +101,28 @@ class Fire:
             specs, warnings = [], [switched_off]
         else:
             specs, warnings, self.unread = services.registry.hooks_for(request, module)
+            self._add_portable(specs, warnings)
         warnings[:0] = _missing_roots(request)
         self.warnings = warnings
         self.started_async: list[dict[str, Any]] = []
         self.background_specs = [s for s in specs if s.background]
         self.specs = [s for s in specs if not s.background]
         """The hooks this fire runs in the foreground (and waits for)."""
+
+    def _add_portable(self, specs: list[HookSpec], warnings: list[str]) -> None:
+        """The fire's portable hooks after the agent's own, and the module that runs both."""
+        mapping = PORTABLE.get(self.request.dialect)
+        if mapping is None:
+            return
+        registry = self.services.registry
+        found = portable_run.find(self.request, mapping, registry, DIALECTS[Dialect.CLAUDE])
+        if found is None:
+            return
+        self.portable, portable, more, unread = found
+        self.module = self.portable
+        specs += [replace(spec, order=len(specs) + i) for i, spec in enumerate(portable)]
+        warnings += more
+        self.unread += unread
 
     def result_now(self) -> FireResult:
         """The result of a fire with no foreground hook (``specs`` empty)."""
@@ -188,6 +207,7 @@ class Fire:
             warnings=[
                 *self.warnings,
                 *combined.warnings,
+                *(self.portable.warnings if self.portable is not None else ()),
                 *spill_warnings(reports),
                 *_relayed_background(request, self.started_async),
             ],

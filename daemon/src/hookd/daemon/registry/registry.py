@@ -27,6 +27,7 @@ import structlog
 
 from ..dialects import relay_entries
 from ..dialects.base import DialectModule
+from ..dialects.portable import portable_sources
 from ..model import Dialect, FireRequest, HookSpec, Loaded, Source
 from ..racy import is_racy
 from ..safe_read import HookdLimitReached
@@ -88,7 +89,7 @@ class Registry:
         self.roots_forgotten = 0
         self._states: dict[tuple[str, str], SourceState] = {}
         self._sources_cache: dict[tuple[Dialect, tuple[str, ...]], list[Source]] = {}
-        self._plans: dict[tuple[Dialect, tuple[str, ...], tuple[str, ...]], _Plan] = {}
+        self._plans: dict[tuple[Dialect, tuple[str, ...], tuple[str, ...], bool], _Plan] = {}
         self._dir_counts: dict[tuple[str, str], int] = {}
         self._dir_errors: dict[tuple[str, str], str] = {}
         """The last error of each hook directory (a plugin's broken hooks.json, a
@@ -172,6 +173,9 @@ class Registry:
             for roots in root_sets:
                 for source in self.sources_for(dialect, roots):
                     seen.setdefault((dialect.value, source.path), source)
+        for roots in root_sets:
+            for source in portable_sources(self.settings.home, roots):
+                seen.setdefault((source.dialect.value, source.path), source)
         return list(seen.values())
 
     # reading -----------------------------------------------------------------------
@@ -330,24 +334,38 @@ class Registry:
         """The hooks one fire runs, in declaration order, warnings to report, and the
         sources hookd could not read because of its own limits (their hooks never ran)."""
         loaded, warnings, unread = self.loaded_for(request, module)
+        specs, warnings = self.select(loaded, request, module, warnings)
+        return specs, warnings, unread
+
+    def select(
+        self,
+        loaded: list[tuple[Source, Loaded]],
+        request: FireRequest,
+        module: DialectModule,
+        warnings: list[str],
+    ) -> tuple[list[HookSpec], list[str]]:
+        """The hooks of ``loaded`` that ``request`` runs (trust checked), numbered in
+        declaration order, and the warnings so far with the selection's own."""
         if self.trust is None:
             specs, selection_warnings = module.select(loaded, request)
         else:
             specs, selection_warnings = self._trusted(loaded, request, module, warnings)
         ordered = [spec if spec.order == index else replace(spec, order=index)
                    for index, spec in enumerate(specs)]  # fmt: skip
-        return ordered, warnings + selection_warnings, unread
+        return ordered, warnings + selection_warnings
 
     def loaded_for(
-        self, request: FireRequest, module: DialectModule
+        self, request: FireRequest, module: DialectModule, *, portable: bool = False
     ) -> tuple[list[tuple[Source, Loaded]], list[str], list[str]]:
         """What each of one fire's sources declares (current, read as the fire reads it),
         the sources' errors as warnings, and those hookd could not read (its own limits):
-        what ``hooks_for`` selects from, and what ``hooks/explain`` goes through."""
+        what ``hooks_for`` selects from, and what ``hooks/explain`` goes through.
+        ``portable``: the portable hook files of the fire's roots instead of the
+        dialect's own sources (``request`` then names a shared event)."""
         unread: list[str] = []
         loaded: list[tuple[Source, Loaded]] = []
         warnings: list[str] = []
-        plan = self._plan(request)
+        plan = self._plan(request, portable)
         for source, key in plan.hookdirs:
             if key not in self._dir_counts:
                 self._count_dir(source)  # first sight (a new root): status counts it now
@@ -367,17 +385,21 @@ class Registry:
             loaded.append((source, content))
         return loaded, warnings, unread
 
-    def _plan(self, request: FireRequest) -> _Plan:
+    def _plan(self, request: FireRequest, portable: bool = False) -> _Plan:
         """The fire's sources (the request's extra hook directories first), cached by
         everything they are made of: the dialect, the roots and the extra directories."""
-        plan_key = (request.dialect, request.roots, request.extra_hook_dirs)
+        plan_key = (request.dialect, request.roots, request.extra_hook_dirs, portable)
         plan = self._plans.get(plan_key)
         if plan is None:
             extra = [
                 Source(request.dialect, "hooks-dir", path, "hookdir")
                 for path in request.extra_hook_dirs
+                if not portable
             ]
-            registered = self.sources_for(request.dialect, request.roots)
+            if portable:
+                registered = portable_sources(self.settings.home, request.roots)
+            else:
+                registered = self.sources_for(request.dialect, request.roots)
             keyed = tuple((source, _key(source)) for source in extra + registered)
             plan = _Plan(keyed, tuple(pair for pair in keyed[len(extra) :]
                                       if pair[0].kind == "hookdir"))  # fmt: skip

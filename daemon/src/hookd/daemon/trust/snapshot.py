@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from ..dialects import relay_entries
 from ..dialects.base import DialectModule
+from ..dialects.portable import portable_sources
 from ..model import Dialect, HookSpec
 from .digest import combined_digest, config_digest, file_digest
 from .files import is_system_program, unsafe_reason
@@ -43,8 +44,12 @@ def snapshot(
     """Every workspace-level hook file of ``root`` (a real, absolute path) with its digest."""
     taken = Snapshot(root)
     configs: dict[str, dict[str, str | None]] = {}
-    for dialect, module in dialects.items():
-        for source in module.sources(home, system_root, [root]):
+    claude = dialects[Dialect.CLAUDE]  # the portable files' format
+    for dialect, module, sources in [
+        *((d, m, m.sources(home, system_root, [root])) for d, m in dialects.items()),
+        (Dialect.CLAUDE, claude, portable_sources(home, [root])),
+    ]:
+        for source in sources:
             if source.root is None:
                 continue  # user, global and system files are the user's own
             loaded = module.load(source)
