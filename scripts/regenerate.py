@@ -10,6 +10,8 @@
   agent's scopes, for the parser (``relay_commands.render_choices``);
 * the ``Agent`` enum of ``protocol/src/hookd/protocol/openrpc.json``, from
   ``hookd.protocol.AGENTS``;
+* the README's portable-hooks support matrix, from ``all_dialects.PORTABLE``
+  (``hookd.daemon.portable_matrix``);
 * ``client/typescript/src/generated/protocol.ts``, from that document (``npm ci`` in
   ``client/typescript`` first; skipped, and said, without its packages).
 
@@ -27,6 +29,8 @@ from pathlib import Path
 
 from hookd.daemon.all_dialects import INTEGRATIONS
 from hookd.daemon.cli.relay_commands import render_choices
+from hookd.daemon.portable_matrix import render as render_matrix
+from hookd.daemon.portable_matrix import replaced
 from hookd.daemon.relay_table import render, render_c
 from hookd.protocol import AGENTS
 
@@ -36,6 +40,7 @@ RELAY_TABLE_C = REPO / "client/python/native/relay_table.h"
 CHOICES = REPO / "daemon/src/hookd/daemon/cli/agent_choices.py"
 OPENRPC = REPO / "protocol/src/hookd/protocol/openrpc.json"
 TYPESCRIPT = REPO / "client/typescript"
+README = REPO / "README.md"
 
 
 def openrpc_text() -> str:
@@ -52,6 +57,7 @@ def stale_python() -> dict[Path, str]:
         RELAY_TABLE_C: render_c(),
         CHOICES: render_choices(INTEGRATIONS),
         OPENRPC: openrpc_text(),
+        README: replaced(README.read_text(), render_matrix()),
     }
     return {
         path: text for path, text in wanted.items() if not path.exists() or path.read_text() != text

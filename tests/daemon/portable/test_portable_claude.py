@@ -44,3 +44,29 @@ async def test_the_portable_payload_names_the_agent(rpc, workspace, isolated_hom
 
     assert result["context"] == "claude UserPromptSubmit UserPromptSubmit"
     assert json.dumps(result["native"])  # answered in Claude's own vocabulary
+
+
+async def test_hooks_lists_a_portable_hook_with_where_it_runs(
+    rpc, workspace, isolated_home
+) -> None:
+    user_portable(
+        isolated_home, claude_settings("PreToolUse", command("true"), matcher="WebSearch")
+    )
+
+    listing = await rpc.call("hooks/list", {"roots": [str(workspace)]})
+
+    (hook,) = [h for h in listing["hooks"] if h["portable"]]
+    assert hook["source"] == str(isolated_home / ".config" / "hookd" / "hooks.json")
+    assert "claude" in hook["portable"]["runs"]
+    assert "gemini" in hook["portable"]["runs"]  # google_web_search is WebSearch
+    assert all(h["portable"] is None for h in listing["hooks"] if h is not hook)
+
+
+async def test_hooks_says_where_a_portable_hook_cannot_run(rpc, workspace, isolated_home) -> None:
+    user_portable(isolated_home, claude_settings("SubagentStop", command("true")))
+
+    listing = await rpc.call("hooks/list", {"roots": [str(workspace)]})
+
+    (hook,) = [h for h in listing["hooks"] if h["portable"]]
+    assert hook["portable"]["runs"] == ["claude"]
+    assert hook["portable"]["cannot"]["gemini"] == "has no SubagentStop event"

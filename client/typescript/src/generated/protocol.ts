@@ -231,6 +231,13 @@ export interface ListedHook {
   relay: boolean;
   /** Why the agent runs this hook on no payload at all (a Claude Code plugin installed but not enabled, `disableAllHooks`), as the sources of its workspace stand; null otherwise. */
   off: string | null;
+  /** For a portable hook, where it runs; null for an agent's own hook. */
+  portable: {
+    /** The agents whose events include this hook's event (through their mapping to the shared vocabulary). */
+    runs: Agent[];
+    /** Per agent, why this hook does not run there (no such event, no such tool), or what of it does not. */
+    cannot: { [key: string]: string };
+  } | null;
 }
 
 /** A hook source that could not be read. */

@@ -39,7 +39,7 @@ from hookd.protocol import (
     loads_message,
 )
 
-from .all_dialects import DIALECTS
+from .all_dialects import DIALECTS, PORTABLE
 from .audit import AuditLog, audit_path
 from .errors import UserError
 from .logconfig import configure_logging
@@ -86,7 +86,7 @@ class Daemon:
             home=settings.home,
             trust_all=settings.trust_all,
         )
-        self.registry = Registry(settings, DIALECTS, self.trust)
+        self.registry = Registry(settings, DIALECTS, self.trust, PORTABLE)
         self.audit = AuditLog(
             audit_path(settings.state_dir) if settings.audit_log else None,
             settings.audit_max_bytes,

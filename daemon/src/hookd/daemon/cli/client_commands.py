@@ -278,7 +278,9 @@ def run_hooks(args: argparse.Namespace) -> int:
         return 0
     for hook in listing["hooks"]:
         matcher = f" [{hook['matcher']}]" if hook.get("matcher") else ""
-        where = f"{hook['dialect']:<9} {hook['layer']:<15} {hook['event']:<18}"
+        portable = hook.get("portable")
+        whose = "portable" if portable else hook["dialect"]
+        where = f"{whose:<9} {hook['layer']:<15} {hook['event']:<18}"
         print(f"{where}{matcher} {hook['source']}")
         if hook["command"] != hook["source"]:
             print(f"{'':<44}$ {hook['command']}")
@@ -288,6 +290,10 @@ def run_hooks(args: argparse.Namespace) -> int:
             print(f"{'':<44}(off: {hook['off']})")
         if hook.get("relay"):
             print(f"{'':<44}(relay entry, not run by hookd){_relay_named(hook)}")
+        if portable:
+            print(f"{'':<44}runs in: {', '.join(portable['runs']) or 'no agent'}")
+            for agent, why in portable["cannot"].items():
+                print(f"{'':<44}{agent}: {why}")
     for error in listing["errors"]:
         print(f"ERROR [{error['dialect']}] {error['error']}", file=sys.stderr)
     if not listing["hooks"]:

@@ -154,6 +154,42 @@ def user_file(home: str) -> str:
     return os.path.join(home, ".config", "hookd", "hooks.json")
 
 
+def coverage(
+    mappings: Mapping[Dialect, PortableModule], event: str, matcher: str | None
+) -> dict[str, Any]:
+    """Where a portable hook of ``event`` runs: the agents that have the event
+    (``runs``) and, for the others or a tool its matcher names that the agent lacks,
+    why not (``cannot``): what ``hookd hooks`` shows per portable hook."""
+    runs: list[str] = []
+    cannot: dict[str, str] = {}
+    named = _plain_names(matcher) if event in _TOOL_EVENTS else ()
+    for dialect, mapping in mappings.items():
+        own = [agent for agent, shared in mapping.EVENTS.items() if shared == event]
+        if not own:
+            cannot[dialect.value] = f"has no {event} event"
+            continue
+        missing = [tool for tool in named if agent_tool(mapping.TOOLS, tool) is None]
+        if missing and len(missing) == len(named):
+            cannot[dialect.value] = f"has no {' or '.join(missing)} tool"
+            continue
+        runs.append(dialect.value)
+        if missing:
+            cannot[dialect.value] = f"runs, but has no {' or '.join(missing)} tool"
+    return {"runs": runs, "cannot": cannot}
+
+
+_TOOL_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest"})
+
+
+def _plain_names(matcher: str | None) -> tuple[str, ...]:
+    """The shared tool names a matcher lists as plain alternatives (``Bash|Write``); none
+    for a pattern (``mcp__.*``), no matcher or ``*``."""
+    if not matcher or matcher == "*":
+        return ()
+    names = tuple(part.strip() for part in matcher.split("|"))
+    return names if all(n in SHARED_TOOLS for n in names) else ()
+
+
 # Helpers the portable modules share -----------------------------------------------------
 
 

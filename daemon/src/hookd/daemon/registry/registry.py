@@ -27,7 +27,7 @@ import structlog
 
 from ..dialects import relay_entries
 from ..dialects.base import DialectModule
-from ..dialects.portable import portable_sources
+from ..dialects.portable import PortableModule, coverage, portable_sources
 from ..model import Dialect, FireRequest, HookSpec, Loaded, Source
 from ..racy import is_racy
 from ..safe_read import HookdLimitReached
@@ -78,9 +78,13 @@ class Registry:
         settings: Settings,
         dialects: Mapping[Dialect, DialectModule],
         trust: TrustGate | None = None,
+        portable: Mapping[Dialect, PortableModule] | None = None,
     ) -> None:
         self.settings = settings
         self.dialects = dialects
+        self.portable = portable or {}
+        """Each agent's portable mapping (``all_dialects.PORTABLE``): where a portable hook
+        runs, for ``listing``."""
         self.trust = trust
         """The fire-time trust check (the daemon always has one; None: every hook runs)."""
         self._roots: dict[str, float] = {}
@@ -464,9 +468,32 @@ class Registry:
                             key = (dialect.value, event, spec.source, spec.command,
                                    spec.matcher, spec.condition)  # fmt: skip
                             if key not in hooks:
-                                hooks[key] = {**_describe(spec, event), "off": off.get(id(spec))}
+                                hooks[key] = {**_describe(spec, event), "off": off.get(id(spec)),
+                                              "portable": None}  # fmt: skip
+        self._list_portable(root_sets, hooks, errors)
         return {"roots": self.roots, "hooks": list(hooks.values()),
                 "errors": list(errors.values())}  # fmt: skip
+
+    def _list_portable(
+        self,
+        root_sets: list[list[str]],
+        hooks: dict[tuple[Any, ...], dict[str, Any]],
+        errors: dict[tuple[str, str, str], dict[str, str]],
+    ) -> None:
+        """The portable files' hooks, each with the agents it runs in and where it cannot."""
+        for root_set in root_sets:
+            for source in portable_sources(self.settings.home, root_set):
+                content = self.current(source)
+                if content.error:
+                    error = {"dialect": "claude", "source": source.path, "error": content.error}
+                    errors.setdefault(("portable", source.path, content.error), error)
+                for event, specs in content.hooks.items():
+                    for spec in specs:
+                        key = ("portable", event, spec.source, spec.command, spec.matcher,
+                               spec.condition)  # fmt: skip
+                        if key not in hooks:
+                            where = coverage(self.portable, event, spec.matcher)
+                            hooks[key] = {**_describe(spec, event), "off": None, "portable": where}
 
     def watch_targets(self) -> set[str]:
         """Directories to watch (non-recursively) so that every source's change is seen.
