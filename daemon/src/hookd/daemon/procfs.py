@@ -88,3 +88,59 @@ def environment_value(pid: int, name: str) -> str | None:
         if entry.startswith(prefix):
             return entry[len(prefix) :].decode(errors="replace")
     return None
+
+
+def pids() -> list[int]:
+    """Every process id in ``/proc`` (empty without ``/proc``)."""
+    try:
+        return [int(name) for name in os.listdir("/proc") if name.isdigit()]
+    except OSError:
+        return []
+
+
+def owner(pid: int) -> int | None:
+    """The user id that owns ``pid`` (its ``/proc`` folder's), None when it is gone."""
+    try:
+        return os.stat(f"/proc/{pid}").st_uid
+    except OSError:
+        return None
+
+
+def command_line(pid: int) -> list[str]:
+    """The arguments ``pid`` was started with (empty for a kernel thread or when gone)."""
+    raw = _read(f"/proc/{pid}/cmdline")
+    return [part.decode(errors="replace") for part in raw.split(b"\0")[:-1]]
+
+
+def socket_inodes(pid: int) -> set[int]:
+    """The inodes of the sockets ``pid`` holds open (its ``fd`` links ``socket:[N]``);
+    empty for another user's process or one that is gone."""
+    folder = f"/proc/{pid}/fd"
+    found: set[int] = set()
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return found
+    for name in names:
+        try:
+            link = os.readlink(f"{folder}/{name}")
+        except OSError:
+            continue
+        if link.startswith("socket:["):
+            found.add(int(link[8:-1]))
+    return found
+
+
+SO_ACCEPTCON = 0x10000
+"""``/proc/net/unix``'s flag for a listening socket."""
+
+
+def unix_listeners() -> dict[int, str]:
+    """Listening Unix sockets bound to a path, by inode (``/proc/net/unix``, this
+    network namespace's); abstract names (``@...``) left out."""
+    found: dict[int, str] = {}
+    for line in _read("/proc/net/unix").decode(errors="replace").splitlines()[1:]:
+        fields = line.split(None, 7)
+        if len(fields) == 8 and int(fields[3], 16) & SO_ACCEPTCON and fields[7][:1] == "/":
+            found[int(fields[6])] = fields[7]
+    return found

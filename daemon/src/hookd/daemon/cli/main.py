@@ -19,6 +19,7 @@ from typing import Any, NoReturn
 
 from hookd.protocol import AGENTS
 
+from . import doctor_command
 from .agent_choices import ADOPT_SCOPES, SCOPES_HELP
 
 EXIT_OK, EXIT_ERROR, EXIT_BLOCKED, EXIT_BUG, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
@@ -281,6 +282,7 @@ def build_parser() -> argparse.ArgumentParser:
         "fish: hookd completion fish > ~/.config/fish/completions/hookd.fish.",
     )
     completion.add_argument("shell", choices=("bash", "zsh", "fish"))
+    doctor_command.add_parser(commands)
     return parser
 
 
@@ -431,6 +433,8 @@ def _run(args: argparse.Namespace) -> int:
 
         sys.stdout.write(script(args.shell, build_parser()))
         return EXIT_OK
+    if args.command == "doctor":
+        return doctor_command.run_doctor(args)
     if args.command == "trace":
         from .trace_command import run_trace
 
