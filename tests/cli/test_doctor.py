@@ -15,29 +15,16 @@ import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from hookd.daemon.cli import relay_program
-from hookd.daemon.doctor.agent_pins import PINS
 from hookd_testing import write_executable, write_json
 from hookd_testing.alone import namespace, with_daemon
 from hookd_testing.cli import HOOKD, connectable
+from hookd_testing.doctor import doctor, problems
 
 GUARD = {"type": "command", "command": "echo no >&2; exit 2"}
-
-
-def doctor(*args: str, **env: str) -> tuple[int, dict[str, Any]]:
-    done = subprocess.run([*HOOKD, "doctor", "--json", *args], capture_output=True, text=True,
-                          timeout=120, env={**os.environ, **env})  # fmt: skip
-    assert done.returncode in (0, 1), done.stderr
-    return done.returncode, json.loads(done.stdout)
-
-
-def problems(report: dict[str, Any], area: str | None = None) -> list[dict[str, Any]]:
-    return [f for f in report["findings"]
-            if f["level"] == "problem" and area in (None, f["area"])]  # fmt: skip
 
 
 def run_fix(fix: str, **env: str) -> None:
@@ -232,43 +219,6 @@ def test_a_service_that_starts_a_program_that_is_gone(isolated_home, tmp_path) -
               if f["area"] == "service"]  # fmt: skip
     assert said["level"] == "warning"  # no user manager here to ask: said, not guessed
     assert "no systemd user manager runs for this session" in said["text"]
-
-
-AGENTS_DIR = Path(os.environ.get("HOOKD_AGENTS_DIR", Path.home() / ".cache" / "hookd-agents"))
-"""Where ``tests/agents/install.sh`` installs the pinned agents (read before
-``isolated_home`` moves HOME)."""
-_BINS = {
-    "claude-code": "node_modules/.bin", "auggie": "node_modules/.bin",
-    "codex": "node_modules/.bin", "gemini": "node_modules/.bin",
-    "copilot": "node_modules/.bin", "qwen": "node_modules/.bin",
-    "droid": "node_modules/@factory/cli-linux-x64/bin", "cline-sdk": "node_modules/.bin",
-    "cline": "node_modules/.bin",
-}  # fmt: skip
-
-
-def _agent_path(keys: list[str]) -> str:
-    folders = [AGENTS_DIR / f"{pin.key}-{pin.version}" / _BINS[pin.key]
-               for pin in PINS if pin.key in keys]  # fmt: skip
-    missing = [str(f) for f in folders if not f.is_dir()]
-    if missing:
-        pytest.skip(f"the pinned agents are not installed ({missing[0]}): tests/agents/install.sh")
-    return os.pathsep.join([*map(str, folders), "/usr/bin", "/bin"])
-
-
-@pytest.mark.parametrize("cline", ["cline-sdk", "cline"])
-def test_the_pinned_agents_on_path_are_found_at_their_versions(cline) -> None:
-    """Each real agent's ``--version``, as installed by tests/agents/install.sh; the two
-    Cline runners (both ``cline``) one at a time."""
-    keys = [pin.key for pin in PINS if pin.program != "cline"] + [cline]
-
-    code, report = doctor(PATH=_agent_path(keys))
-
-    agents = {f["details"]["program"]: f for f in report["findings"]
-              if f["area"] == "agent" and f.get("details")}  # fmt: skip
-    pinned = {pin.program: pin.version for pin in PINS if pin.key in keys}
-    assert {p: f["details"]["version"] for p, f in agents.items()} == pinned
-    assert {f["level"] for f in agents.values()} == {"ok"}
-    assert code == 0 or problems(report)[0]["area"] != "agent"
 
 
 def test_an_agent_at_another_version_or_one_that_hangs(tmp_path) -> None:
