@@ -10,6 +10,8 @@
   agent's scopes, for the parser (``relay_commands.render_choices``);
 * the ``Agent`` enum of ``protocol/src/hookd/protocol/openrpc.json``, from
   ``hookd.protocol.AGENTS``;
+* ``packaging/systemd/hookd.{socket,service}`` and ``packaging/launchd/dev.hookd.plist``,
+  what ``hookd service install`` writes, with placeholders (``hookd.daemon.service.shipped``);
 * ``client/typescript/src/generated/protocol.ts``, from that document (``npm ci`` in
   ``client/typescript`` first; skipped, and said, without its packages).
 
@@ -28,6 +30,7 @@ from pathlib import Path
 from hookd.daemon.all_dialects import INTEGRATIONS
 from hookd.daemon.cli.relay_commands import render_choices
 from hookd.daemon.relay_table import render, render_c
+from hookd.daemon.service.shipped import shipped
 from hookd.protocol import AGENTS
 
 REPO = Path(__file__).resolve().parents[1]
@@ -52,6 +55,7 @@ def stale_python() -> dict[Path, str]:
         RELAY_TABLE_C: render_c(),
         CHOICES: render_choices(INTEGRATIONS),
         OPENRPC: openrpc_text(),
+        **{REPO / name: text for name, text in shipped().items()},
     }
     return {
         path: text for path, text in wanted.items() if not path.exists() or path.read_text() != text
