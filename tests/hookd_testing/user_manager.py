@@ -79,7 +79,9 @@ def stop() -> int:
 
 def show() -> int:
     pid = holder()
-    serving = pid is not None and "socket-activ" not in Path(f"/proc/{pid}/comm").read_text()
+    serving = pid is not None and not Path(f"/proc/{pid}/comm").read_text().startswith(
+        "systemd-socket"
+    )
     print(f"Id=hookd.socket\nLoadState=loaded\nActiveState={'active' if pid else 'inactive'}\n"
           f"SubState={'listening' if pid else 'dead'}\nMainPID=0\n\n"
           f"Id=hookd.service\nLoadState=loaded\n"
