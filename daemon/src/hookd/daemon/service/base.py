@@ -33,6 +33,8 @@ class Installation:
     path: str
     """The ``PATH`` the hooks need (launchd's own is only the system's)."""
     uid: int
+    runtime_dir: str | None = None
+    """``$XDG_RUNTIME_DIR`` (systemd's ``%t``), when the environment has it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,7 +106,8 @@ def this_installation(environ: Mapping[str, str], socket: str) -> Installation:
     if not os.path.isabs(config_home):
         config_home = os.path.join(home, ".config")
     path = environ.get("PATH") or "/usr/bin:/bin:/usr/sbin:/sbin"
-    return Installation(program, home, config_home, socket, path, os.getuid())
+    runtime = environ.get("XDG_RUNTIME_DIR")
+    return Installation(program, home, config_home, socket, path, os.getuid(), runtime)
 
 
 def ask(command: Sequence[str], timeout_s: float = 30.0) -> tuple[int, str]:

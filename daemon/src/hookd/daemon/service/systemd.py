@@ -135,7 +135,7 @@ def runtime_dir(environ_value: str | None, uid: int) -> str:
 
 
 def socket_path(install: Installation) -> str:
-    folder = runtime_dir(os.environ.get("XDG_RUNTIME_DIR"), install.uid)
+    folder = runtime_dir(install.runtime_dir, install.uid)
     return os.path.join(folder, "hookd", "hookd.sock")
 
 
