@@ -12,6 +12,8 @@
   ``hookd.protocol.AGENTS``;
 * the README's portable-hooks support matrix, from ``all_dialects.PORTABLE``
   (``hookd.daemon.portable_matrix``);
+* ``packaging/systemd/hookd.{socket,service}`` and ``packaging/launchd/dev.hookd.plist``,
+  what ``hookd service install`` writes, with placeholders (``hookd.daemon.service.shipped``);
 * ``client/typescript/src/generated/protocol.ts``, from that document (``npm ci`` in
   ``client/typescript`` first; skipped, and said, without its packages).
 
@@ -32,6 +34,7 @@ from hookd.daemon.cli.relay_commands import render_choices
 from hookd.daemon.portable_matrix import render as render_matrix
 from hookd.daemon.portable_matrix import replaced
 from hookd.daemon.relay_table import render, render_c
+from hookd.daemon.service.shipped import shipped
 from hookd.protocol import AGENTS
 
 REPO = Path(__file__).resolve().parents[1]
@@ -58,6 +61,7 @@ def stale_python() -> dict[Path, str]:
         CHOICES: render_choices(INTEGRATIONS),
         OPENRPC: openrpc_text(),
         README: replaced(README.read_text(), render_matrix()),
+        **{REPO / name: text for name, text in shipped().items()},
     }
     return {
         path: text for path, text in wanted.items() if not path.exists() or path.read_text() != text

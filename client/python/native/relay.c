@@ -1440,9 +1440,10 @@ done:
 /* os.environ's first value of `name` (NULL when unset). */
 static const char *env_get(const char *name) { return getenv(name); }
 
-static char *socket_path(void) {
+/* relay.py's socket_path; `use_override` 0: as if HOOKD_SOCKET were unset. */
+static char *socket_path_of(int use_override) {
     const char *given = env_get("HOOKD_SOCKET");
-    if (given && *given) return strdup(given);
+    if (use_override && given && *given) return strdup(given);
     const char *xdg = env_get("XDG_RUNTIME_DIR");
     if (xdg && xdg[0] == '/') {
         char *folder = join(xdg, "hookd");
@@ -1460,6 +1461,8 @@ static char *socket_path(void) {
     free(name.p);
     return path;
 }
+
+static char *socket_path(void) { return socket_path_of(1); }
 
 static double wait_bound(void) {
     const char *given = env_get(WAIT_ENV);
@@ -1528,6 +1531,233 @@ static int request_of(struct buf *request) {
     return 0;
 }
 
+/* -- deferring to the service ------------------------------------------------------------ */
+
+/* relay.py's with_notice: `notice` (relay text) after a successful answer's stderr. */
+static void with_notice(struct answer *a, const struct buf *notice) {
+    if (notice->n && a->code == 0) buf_add(&a->err, notice->p, notice->n);
+}
+
+/* relay.py's off_default. */
+static void off_default(struct buf *notice, const char *path) {
+    const char *why = NULL;
+    const char *given = env_get("HOOKD_SOCKET");
+    char *fallback = socket_path_of(0);
+    if (given && *given && strcmp(path, fallback) != 0) why = "HOOKD_SOCKET is set";
+#ifdef __linux__
+    const char *xdg = env_get("XDG_RUNTIME_DIR");
+    if (!why && !(xdg && xdg[0] == '/')) why = "XDG_RUNTIME_DIR is not set";
+#endif
+    free(fallback);
+    if (!why) return;
+    char *text = os_text(path);
+    buf_fmt(notice, "hookd-relay: started hookd on %s, not on the default socket (%s): "
+            "clients without that setting, 'hookd status' among them, do not see it; use "
+            "one socket everywhere, or run hookd as a service: 'hookd service install'\n",
+            text, why);
+    free(text);
+}
+
+/* relay.py's service_runtime_dir. */
+static char *service_runtime_dir(void) {
+    const char *given = env_get("XDG_RUNTIME_DIR");
+    if (given && given[0] == '/') return strdup(given);
+    struct buf b = {0};
+    buf_fmt(&b, "/run/user/%ld", (long)getuid());
+    return buf_take(&b);
+}
+
+struct service {
+    char *socket;     /* the service's socket */
+    char *argv[5];    /* the command that starts it */
+    struct buf said;  /* that command, as one line of relay text */
+};
+
+static void service_free(struct service *s) {
+    free(s->socket);
+    for (int i = 0; s->argv[i]; i++) free(s->argv[i]);
+    free(s->said.p);
+}
+
+/* relay.py's installed_service: 1 with `s` filled when the marker file is there. */
+static int installed_service(struct service *s) {
+    memset(s, 0, sizeof *s);
+    const char *home = env_get("HOME");
+    if (!home || home[0] != '/') return 0;
+    char *marker;
+#if defined(__APPLE__)
+    char *agents = join(home, "Library/LaunchAgents");
+    marker = join(agents, "dev.hookd.plist");
+    free(agents);
+    s->socket = socket_path();
+    struct buf target = {0};
+    buf_fmt(&target, "gui/%ld/dev.hookd", (long)getuid());
+    s->argv[0] = strdup("launchctl");
+    s->argv[1] = strdup("kickstart");
+    s->argv[2] = buf_take(&target);
+#elif defined(__linux__)
+    const char *config_env = env_get("XDG_CONFIG_HOME");
+    char *config = config_env && config_env[0] == '/' ? strdup(config_env) : join(home, ".config");
+    char *units = join(config, "systemd/user");
+    marker = join(units, "hookd.socket");
+    free(config);
+    free(units);
+    char *runtime = service_runtime_dir();
+    char *folder = join(runtime, "hookd");
+    s->socket = join(folder, "hookd.sock");
+    free(runtime);
+    free(folder);
+    s->argv[0] = strdup("systemctl");
+    s->argv[1] = strdup("--user");
+    s->argv[2] = strdup("start");
+    s->argv[3] = strdup("hookd.socket");
+#else
+    return 0;
+#endif
+    struct stat st;
+    int found = stat(marker, &st) == 0;
+    free(marker);
+    if (!found) {
+        service_free(s);
+        memset(s, 0, sizeof *s);
+        return 0;
+    }
+    for (int i = 0; s->argv[i]; i++) {
+        if (i) buf_char(&s->said, ' ');
+        buf_str(&s->said, s->argv[i]);
+    }
+    buf_grow(&s->said, 0);
+    return 1;
+}
+
+/* Run the service manager's command (stdio on /dev/null; systemctl finds the user bus
+ * through XDG_RUNTIME_DIR): 0 with its exit code, -1 with errno when it cannot run,
+ * -2 when it outlived SPAWN_WAIT_S (killed). */
+static int run_command(char *const argv[], int *code) {
+    int report[2];
+    if (pipe(report) < 0) return -1;
+    cloexec(report[0]);
+    cloexec(report[1]);
+    int devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
+    if (devnull < 0) {
+        int error = errno;
+        close(report[0]);
+        close(report[1]);
+        errno = error;
+        return -1;
+    }
+    char *runtime = NULL;
+    if (strcmp(argv[0], "systemctl") == 0) {
+        struct buf entry = {0};
+        char *folder = service_runtime_dir();
+        buf_str(&entry, "XDG_RUNTIME_DIR=");
+        buf_str(&entry, folder);
+        free(folder);
+        runtime = buf_take(&entry);
+    }
+    pid_t child = fork();
+    if (child == 0) {
+        signal(SIGPIPE, SIG_DFL);
+        if (runtime) putenv(runtime);
+        dup2(devnull, 0);
+        dup2(devnull, 1);
+        dup2(devnull, 2);
+        execvp(argv[0], argv);
+        int error = errno;
+        ssize_t w;
+        do w = write(report[1], &error, sizeof error);
+        while (w < 0 && errno == EINTR);
+        _exit(127);
+    }
+    int fork_error = errno;
+    close(report[1]);
+    close(devnull);
+    free(runtime);
+    if (child < 0) {
+        close(report[0]);
+        errno = fork_error;
+        return -1;
+    }
+    int error = 0;
+    ssize_t got;
+    do got = read(report[0], &error, sizeof error);
+    while (got < 0 && errno == EINTR);
+    close(report[0]);
+    int status;
+    if (got == (ssize_t)sizeof error) {
+        while (waitpid(child, &status, 0) < 0 && errno == EINTR) continue;
+        errno = error;
+        return -1;
+    }
+    double deadline = now() + SPAWN_WAIT_S;
+    for (;;) {
+        pid_t gone = waitpid(child, &status, WNOHANG);
+        if (gone == child) break;
+        if (now() >= deadline) {
+            kill(child, SIGKILL);
+            while (waitpid(child, &status, 0) < 0 && errno == EINTR) continue;
+            return -2;
+        }
+        struct timespec pause = {0, 20 * 1000 * 1000};
+        nanosleep(&pause, NULL);
+    }
+    *code = WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status);
+    return 0;
+}
+
+/* relay.py's start_service. */
+static int start_service(const struct service *s) {
+    int code = 0;
+    int ran = run_command(s->argv, &code);
+    if (ran == -2)
+        return fail("hookd runs as a service, and '%s' did not finish within %g s: see 'hookd "
+                    "service status'", s->said.p, SPAWN_WAIT_S);
+    if (ran == -1)
+        return fail("hookd runs as a service, and '%s' cannot run (%s): see 'hookd service "
+                    "status'", s->said.p, error_text(errno));
+    if (code != 0)
+        return fail("hookd runs as a service, and '%s' exited with code %d: see 'hookd "
+                    "service status'", s->said.p, code);
+    double deadline = now() + SPAWN_WAIT_S;
+    while (!answers(s->socket)) {
+        if (now() >= deadline) {
+            char *text = os_text(s->socket);
+            fail("hookd runs as a service, and nothing listens on %s %g s after '%s': see "
+                 "'hookd service status'", text, SPAWN_WAIT_S, s->said.p);
+            free(text);
+            return -1;
+        }
+        struct timespec pause = {0, 20 * 1000 * 1000};
+        nanosleep(&pause, NULL);
+    }
+    return 0;
+}
+
+/* relay.py's through_service. */
+static int through_service(const struct service *s, const char *path, const struct buf *request,
+                           struct answer *a) {
+    struct buf notice = {0};
+    int elsewhere = strcmp(s->socket, path) != 0;
+    if (elsewhere) {
+        char *here = os_text(path);
+        char *there = os_text(s->socket);
+        buf_fmt(&notice, "hookd-relay: no hookd on %s (HOOKD_SOCKET); the service's on %s "
+                "answered: unset HOOKD_SOCKET, or set it to that\n", here, there);
+        free(here);
+        free(there);
+    }
+    int result = 0;
+    if (!(elsewhere && answers(s->socket))) result = start_service(s);
+    if (result == 0) {
+        free(socket_path_text);
+        socket_path_text = os_text(s->socket);
+        result = call(s->socket, request, a);
+        if (result == 0) with_notice(a, &notice);
+    }
+    free(notice.p);
+    return result;
+}
+
 static int relay(struct answer *a) {
     struct buf request = {0};
     if (request_of(&request) < 0) return -1;
@@ -1547,8 +1777,20 @@ static int relay(struct answer *a) {
     if (result == 0 || !not_running) goto done;
     const char *no_spawn = env_get(NO_SPAWN_ENV);
     if (no_spawn && strcmp(no_spawn, "1") == 0) goto done;
+    struct service service;
+    if (installed_service(&service)) {
+        result = through_service(&service, path, &request, a);
+        service_free(&service);
+        goto done;
+    }
     result = start_daemon(path);
     if (result == 0) result = call(path, &request, a);
+    if (result == 0) {
+        struct buf notice = {0};
+        off_default(&notice, path);
+        with_notice(a, &notice);
+        free(notice.p);
+    }
 done:
     free(path);
     free(request.p);

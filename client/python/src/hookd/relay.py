@@ -11,8 +11,13 @@ working folder and environment, less hookd's service variables) to the daemon's
 with the agent's own rules (``hookd.daemon.fire.relay``: hookd runs only the hooks handed
 to it with ``hookd adopt`` that this entry stands for, so every hook runs exactly once).
 
-When no daemon answers, the relay starts one (``hookd serve``, detached; a lock keeps two
-relays from starting two; ``HOOKD_NO_SPAWN=1`` turns that off). When hookd still cannot
+When no daemon answers and hookd runs as a service (``hookd service install``: its unit
+file or launchd agent is there, one ``stat``), the relay never starts a daemon of its own:
+it connects to the service's socket, or has the service manager start it (``systemctl
+--user start hookd.socket``, ``launchctl kickstart``). Without a service it starts one
+(``hookd serve``, detached; a lock keeps two relays from starting two), and says so on
+stderr when that daemon's socket is not the default one (``notice``: other clients will
+not see it). ``HOOKD_NO_SPAWN=1`` turns both off. When hookd still cannot
 be reached, ``HOOKD_RELAY_ON_ERROR`` decides: ``continue`` (the default: what the agent
 does with a failing hook, the action goes on) or ``block`` (the action an event guards is
 blocked). That answer is the only one the relay makes itself, from a table generated from
@@ -247,8 +252,109 @@ def relay(args: Sequence[str], stdin: bytes, environ: Mapping[str, str]) -> Answ
     except NotRunning:
         if environ.get(NO_SPAWN_ENV) == "1":
             raise
+    service = installed_service(environ)
+    if service is not None:
+        return through_service(service, path, params, wait, environ)
     start_daemon(path)
-    return call(path, params, wait)
+    return with_notice(call(path, params, wait), off_default(path, environ))
+
+
+def with_notice(answer: Answer, notice: str) -> Answer:
+    """``notice`` after the answer's stderr, when the answer is a success (exit 0): a
+    failing or blocking answer's stderr is its reason, which the notice must not join."""
+    stdout, stderr, code = answer
+    return (stdout, stderr + notice, code) if notice and code == 0 else answer
+
+
+def off_default(path: str, environ: Mapping[str, str]) -> str:
+    """The line saying the relay started hookd on a socket other clients do not look at
+    (``HOOKD_SOCKET`` set to another path, or no ``XDG_RUNTIME_DIR`` on Linux), or ""."""
+    default = socket_path({k: v for k, v in environ.items() if k != "HOOKD_SOCKET"})
+    if environ.get("HOOKD_SOCKET") and path != default:
+        why = "HOOKD_SOCKET is set"
+    elif sys.platform == "linux" and not os.path.isabs(environ.get("XDG_RUNTIME_DIR") or ""):
+        why = "XDG_RUNTIME_DIR is not set"
+    else:
+        return ""
+    return (f"hookd-relay: started hookd on {path}, not on the default socket ({why}): "
+            "clients without that setting, 'hookd status' among them, do not see it; use "
+            "one socket everywhere, or run hookd as a service: 'hookd service "
+            "install'\n")  # fmt: skip
+
+
+def installed_service(environ: Mapping[str, str]) -> tuple[str, list[str]] | None:
+    """The service's socket and the command that starts it, when ``hookd service
+    install`` left its marker file (a ``stat``: the relay runs on every tool call)."""
+    home = environ.get("HOME")
+    if not home or not os.path.isabs(home):
+        return None
+    if sys.platform == "darwin":
+        marker = os.path.join(home, "Library", "LaunchAgents", "dev.hookd.plist")
+        service = socket_path(environ), ["launchctl", "kickstart", f"gui/{os.getuid()}/dev.hookd"]
+    elif sys.platform == "linux":
+        config = environ.get("XDG_CONFIG_HOME") or ""
+        config = config if os.path.isabs(config) else os.path.join(home, ".config")
+        marker = os.path.join(config, "systemd", "user", "hookd.socket")
+        runtime = service_runtime_dir(environ)
+        service = (os.path.join(runtime, "hookd", "hookd.sock"),
+                   ["systemctl", "--user", "start", "hookd.socket"])  # fmt: skip
+    else:
+        return None
+    try:
+        os.stat(marker)
+    except OSError:
+        return None
+    return service
+
+
+def service_runtime_dir(environ: Mapping[str, str]) -> str:
+    """``%t`` of the user manager: ``$XDG_RUNTIME_DIR``, else ``/run/user/<uid>``."""
+    given = environ.get("XDG_RUNTIME_DIR") or ""
+    return given if os.path.isabs(given) else f"/run/user/{os.getuid()}"
+
+
+def through_service(service: tuple[str, list[str]], path: str, params: dict[str, Any],
+                    wait: float, environ: Mapping[str, str]) -> Answer:  # fmt: skip
+    """The answer of the service's daemon: on its socket when it listens, else once the
+    service manager has started it (never a daemon of the relay's own)."""
+    socket_at, command = service
+    notice = "" if socket_at == path else (
+        f"hookd-relay: no hookd on {path} (HOOKD_SOCKET); the service's on {socket_at} "
+        "answered: unset HOOKD_SOCKET, or set it to that\n")  # fmt: skip
+    if socket_at != path and _answers(socket_at):
+        return with_notice(call(socket_at, params, wait), notice)
+    start_service(command, socket_at, environ)
+    return with_notice(call(socket_at, params, wait), notice)
+
+
+def start_service(command: list[str], socket_at: str, environ: Mapping[str, str]) -> None:
+    """Have the service manager start hookd's service, and wait until its socket
+    accepts (the first connection then starts hookd, where the socket is activated)."""
+    import subprocess
+
+    env = dict(environ)
+    if command[0] == "systemctl":  # its user bus is found through XDG_RUNTIME_DIR
+        env["XDG_RUNTIME_DIR"] = service_runtime_dir(environ)
+    said = " ".join(command)
+    try:
+        done = subprocess.run(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL, env=env, timeout=SPAWN_WAIT_S)  # fmt: skip
+    except subprocess.TimeoutExpired:
+        raise RelayError(f"hookd runs as a service, and '{said}' did not finish within "
+                         f"{SPAWN_WAIT_S:g} s: see 'hookd service status'") from None  # fmt: skip
+    except OSError as exc:
+        raise RelayError(f"hookd runs as a service, and '{said}' cannot run "
+                         f"({exc.strerror}): see 'hookd service status'") from None  # fmt: skip
+    if done.returncode != 0:
+        raise RelayError(f"hookd runs as a service, and '{said}' exited with code "
+                         f"{done.returncode}: see 'hookd service status'")  # fmt: skip
+    deadline = time.monotonic() + SPAWN_WAIT_S
+    while not _answers(socket_at):
+        if time.monotonic() >= deadline:
+            raise RelayError(f"hookd runs as a service, and nothing listens on {socket_at} "
+                             f"{SPAWN_WAIT_S:g} s after '{said}': see 'hookd service "
+                             "status'")  # fmt: skip
+        time.sleep(0.02)
 
 
 def wait_bound(environ: Mapping[str, str]) -> float:

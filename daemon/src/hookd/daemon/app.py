@@ -2,7 +2,9 @@
 
 Readiness is signalled, never polled for: ``task_status.started(socket_path)`` once the
 socket accepts connections (tests ``await nursery.start(serve, ...)``), and ``READY=1``
-to systemd when ``NOTIFY_SOCKET`` is set.
+to systemd when ``NOTIFY_SOCKET`` is set. A socket passed by socket activation
+(``LISTEN_FDS``: ``hookd.socket``) is adopted instead of bound (``server.activation``),
+and ``WATCHDOG_USEC`` starts the watchdog task (``sd_notify``).
 
 Shutdown (SIGTERM, SIGINT or the ``shutdown`` method): stop accepting, cancel every
 in-flight request (each is answered -32802 and its hooks' process groups are killed),
@@ -12,11 +14,11 @@ give the answers a moment to leave, stop the watcher, remove the socket, release
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import errno
 import os
 import resource
 import signal
-import socket
 import time
 from collections.abc import Iterable
 from functools import partial
@@ -49,6 +51,8 @@ from .runner.background import BackgroundHooks
 from .runner.custody import Custody
 from .runner.warm.launcher import warm_first
 from .runner.warm.pool import WarmPool
+from .sd_notify import notify, watchdog, watchdog_interval
+from .server.activation import adopt
 from .server.connection import Connection
 from .server.context import Client
 from .server.http_entry import HttpEntry
@@ -115,6 +119,9 @@ class Daemon:
         self.shutdown_requested = trio.Event()
         self.stopped = trio.Event()
         self.shutdown_reason = ""
+        self.accept_failing_since: float | None = None
+        """When accepting connections began failing for want of descriptors or memory
+        (None: it works); the watchdog stops vouching for a daemon stuck so."""
         self.version = hookd_version()
         """Read once: ``status`` must answer without opening a file (descriptors may be
         exhausted exactly when someone needs to look)."""
@@ -197,11 +204,18 @@ async def serve(
 
     ``task_status.started`` hands over the ``Daemon`` once the socket accepts.
     """
-    bound = await bind_unix(settings.socket_path)
+    bound = adopt(os.environ) or await bind_unix(settings.socket_path)
+    if bound.path != settings.socket_path:  # the socket unit's path wins: it owns the file
+        log.info("socket_activation", socket=bound.path, instead_of=settings.socket_path)
+        settings = dataclasses.replace(settings, socket_path=bound.path)
+    interval = watchdog_interval(os.environ)
+    for name in ("WATCHDOG_USEC", "WATCHDOG_PID"):
+        os.environ.pop(name, None)  # the watchdog is this process's, not its hooks'
     daemon = Daemon(settings)
     if settings.raise_fd_limit:
         daemon.custody.hook_nofile = raise_fd_limit()
-    log.info("starting", socket=settings.socket_path, pid=os.getpid(), version=hookd_version())
+    log.info("starting", socket=settings.socket_path, pid=os.getpid(), version=hookd_version(),
+             activated=not bound.owned, watchdog_s=interval)  # fmt: skip
     try:
         async with trio.open_nursery() as nursery:
             await nursery.start(
@@ -220,11 +234,13 @@ async def serve(
                 )
                 await nursery.start(daemon.http_entry.run)
             task_status.started(daemon)
-            _sd_notify("READY=1")
+            notify("READY=1")
+            if interval is not None:
+                nursery.start_soon(watchdog, interval, partial(_healthy, daemon, interval))
             log.info("ready", socket=settings.socket_path, pid=os.getpid())
             await daemon.shutdown_requested.wait()
             log.info("stopping", reason=daemon.shutdown_reason)
-            _sd_notify("STOPPING=1", after_ready=True)
+            notify("STOPPING=1", after_ready=True)
             await _stop(daemon, bound, connections)
             daemon.watcher.stop()
             nursery.cancel_scope.cancel()
@@ -245,11 +261,14 @@ async def _accept(
         while True:
             try:
                 stream = await bound.listener.accept()
+                daemon.accept_failing_since = None
             except trio.ClosedResourceError:
                 return  # shutting down: the listener was closed
             except OSError as exc:
                 if exc.errno not in _ACCEPT_RESOURCE_ERRORS:
                     raise
+                if daemon.accept_failing_since is None:
+                    daemon.accept_failing_since = trio.current_time()
                 # Out of file descriptors or memory: refuse for a moment, never die.
                 log.warning(
                     "accept_failed", error=exc.strerror, connections=len(daemon.connections)
@@ -267,6 +286,15 @@ async def _accept(
             connection = Connection(stream, daemon, caller)
             daemon.connections.add(connection)  # counted now, before its task starts
             connections.start_soon(connection.serve)
+
+
+def _healthy(daemon: Daemon, interval: float) -> bool:
+    """What ``WATCHDOG=1`` vouches for: the event loop turns (the watchdog task runs), no
+    shutdown is under way, and connections have been accepted in the last interval."""
+    if daemon.shutdown_requested.is_set():
+        return False
+    since = daemon.accept_failing_since
+    return since is None or trio.current_time() - since < interval
 
 
 def _shed_one(daemon: Daemon) -> bool:
@@ -393,33 +421,6 @@ async def serve_until_signalled(settings: Settings) -> None:
             nursery.start_soon(forward)
             await daemon.stopped.wait()
             nursery.cancel_scope.cancel()
-
-
-def _sd_notify(state: str, *, after_ready: bool = False) -> None:
-    """systemd's readiness protocol in a few lines (no libsystemd needed).
-
-    ``after_ready``: a message after ``READY=1`` was taken. Whoever listens only for
-    readiness (``hookd-relay`` starting a daemon) has closed its socket by then: a socket
-    that is gone is no problem to warn of (debug). systemd's socket never goes away, and
-    any other failure, or one of ``READY=1`` itself, is still a warning."""
-    address = os.environ.get("NOTIFY_SOCKET")
-    if not address:
-        return
-    if address.startswith("@"):
-        address = "\0" + address[1:]
-    try:
-        with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC) as sock:
-            sock.connect(address)
-            sock.sendall(state.encode())
-    except OSError as exc:
-        if after_ready and exc.errno in _LISTENER_GONE:
-            log.debug("sd_notify_listener_gone", state=state, error=str(exc))
-            return
-        log.warning("sd_notify_failed", state=state, error=str(exc))
-
-
-_LISTENER_GONE = frozenset({errno.ENOENT, errno.ECONNREFUSED})
-"""The notify socket was removed, or nothing is bound to it any more."""
 
 
 def run(settings: Settings) -> None:

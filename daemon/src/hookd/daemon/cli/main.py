@@ -20,6 +20,7 @@ from typing import Any, NoReturn
 from hookd.protocol import AGENTS
 
 from . import doctor_command
+from . import service_command
 from .agent_choices import ADOPT_SCOPES, SCOPES_HELP
 
 EXIT_OK, EXIT_ERROR, EXIT_BLOCKED, EXIT_BUG, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
@@ -273,6 +274,7 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument("--json", action="store_true", help="print the findings as JSON")
     validate.add_argument("--config", metavar="FILE", help="hookd config file (TOML)")
     _add_relay_commands(commands)
+    service_command.add_parser(commands)
     completion = commands.add_parser(
         "completion",
         help="print a shell completion script (bash, zsh, fish)",
@@ -428,6 +430,8 @@ def _run(args: argparse.Namespace) -> int:
         from . import relay_commands
 
         return relay_commands.run(args)
+    if args.command == "service":
+        return service_command.run(args)
     if args.command == "completion":
         from .completion import script
 

@@ -31,17 +31,24 @@ class BoundSocket:
     listener: trio.SocketListener
     lock_fd: int
     inode: tuple[int, int]
+    owned: bool = True
+    """False for a socket a service manager bound (``activation``): its file is the
+    socket unit's to keep, so that clients wait in its backlog while hookd restarts."""
 
     def close(self) -> None:
-        """Close the listening socket, remove its file (if still ours), release the lock."""
+        """Close the listening socket, remove its file (if ours and still the one we
+        bound), release the lock."""
         self.listener.socket.close()
         try:
+            if not self.owned:
+                return
             info = os.lstat(self.path)
             if (info.st_dev, info.st_ino) == self.inode:
                 os.unlink(self.path)
         except FileNotFoundError:
             pass
-        os.close(self.lock_fd)
+        finally:
+            os.close(self.lock_fd)
 
 
 def prepare_directory(socket_path: str) -> None:
