@@ -19,8 +19,7 @@ from typing import Any, NoReturn
 
 from hookd.protocol import AGENTS
 
-from . import doctor_command
-from . import service_command
+from . import doctor_command, service_command
 from .agent_choices import ADOPT_SCOPES, SCOPES_HELP
 
 EXIT_OK, EXIT_ERROR, EXIT_BLOCKED, EXIT_BUG, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
