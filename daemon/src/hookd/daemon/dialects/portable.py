@@ -162,7 +162,7 @@ def coverage(
     why not (``cannot``): what ``hookd hooks`` shows per portable hook."""
     runs: list[str] = []
     cannot: dict[str, str] = {}
-    named = _plain_names(matcher) if event in _TOOL_EVENTS else ()
+    named = _plain_names(matcher) if event in TOOL_EVENTS else ()
     for dialect, mapping in mappings.items():
         own = [agent for agent, shared in mapping.EVENTS.items() if shared == event]
         if not own:
@@ -178,7 +178,8 @@ def coverage(
     return {"runs": runs, "cannot": cannot}
 
 
-_TOOL_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest"})
+TOOL_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest"})
+"""The shared events whose matchers name tools."""
 
 
 def _plain_names(matcher: str | None) -> tuple[str, ...]:
