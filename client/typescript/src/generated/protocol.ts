@@ -426,6 +426,19 @@ export interface Status {
     /** Requests refused, by HTTP status (401 no or wrong passcode, 403 another user, a foreign Host or a browser, ...). */
     refused: { [key: string]: number };
   } | null;
+  /** The portable hooks (`~/.config/hookd/hooks.json`, `<project>/.hookd/hooks.json`) against the agents' relays. */
+  portable?: {
+    /** Events the portable files use that an agent's installed relay does not carry: its portable hooks never run there until the fix is run. */
+    uncarried: Array<{
+      agent: Agent;
+      /** The agent's own event name. */
+      event: string;
+      /** The shared (Claude Code) event name the portable files use. */
+      sharedEvent: string;
+      /** The command that makes the relay carry it. */
+      fix: string;
+    }>;
+  };
 }
 
 /** Every workspace root the daemon knows after the call. */

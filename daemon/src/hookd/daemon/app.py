@@ -45,6 +45,7 @@ from .all_dialects import DIALECTS, PORTABLE
 from .audit import AuditLog, audit_path
 from .errors import UserError
 from .logconfig import configure_logging
+from .portable_reach import uncarried
 from .registry.registry import Registry
 from .registry.watcher import Watcher
 from .runner.background import BackgroundHooks
@@ -172,6 +173,7 @@ class Daemon:
             "trust": self.trust.view(),
             "audit": self.audit.view(),
             "httpEntry": self.http_entry.view() if self.http_entry is not None else None,
+            "portable": {"uncarried": uncarried(self.registry)},
             "asyncHooks": {
                 "running": self.background.running,
                 "finished": self.background.finished,

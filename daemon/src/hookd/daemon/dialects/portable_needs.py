@@ -8,9 +8,9 @@ compare the relay entries in place with them.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
-from ..model import Source
+from ..model import Loaded, Source
 from . import portable
 from .claude import dialect as claude
 from .portable import PortableModule
@@ -21,12 +21,21 @@ Needs = Mapping[str, frozenset[str] | None]
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]*$")
 
 
-def portable_needs(mapping: PortableModule, home: str, roots: Sequence[str]) -> Needs:
+def portable_needs(
+    mapping: PortableModule,
+    home: str,
+    roots: Sequence[str],
+    load: Callable[[Source], Loaded] = claude.load,
+    only: str | None = None,
+) -> Needs:
     """The agent's events (and tools) the portable files of ``roots`` use: the user's
-    file, and the first root's when there is one."""
+    file, and the first root's when there is one (``only``: ``user`` or ``project``, that
+    file alone). ``load`` reads a file (the registry's cached reading, in the daemon)."""
     needs: dict[str, frozenset[str] | None] = {}
     for source in portable.portable_sources(home, roots):
-        for shared, matchers in _used(source).items():
+        if only is not None and source.layer != only:
+            continue
+        for shared, matchers in _used(load(source)).items():
             for own, maps_to in mapping.EVENTS.items():
                 if maps_to == shared:
                     tools = _tools(mapping, matchers) if shared in portable.TOOL_EVENTS else None
@@ -34,9 +43,8 @@ def portable_needs(mapping: PortableModule, home: str, roots: Sequence[str]) -> 
     return needs
 
 
-def _used(source: Source) -> dict[str, list[str | None]]:
+def _used(loaded: Loaded) -> dict[str, list[str | None]]:
     """Each shared event of one portable file with its hooks' matchers."""
-    loaded = claude.load(source)
     return {
         event: [spec.matcher for spec in specs]
         for event, specs in loaded.hooks.items()

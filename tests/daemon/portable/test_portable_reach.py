@@ -1,0 +1,36 @@
+"""``status`` says when an agent's installed relay does not carry an event the portable
+files use (its portable hooks would never run there), with the command that fixes it."""
+
+from __future__ import annotations
+
+from hookd_testing import claude_settings, command, write_json
+
+RELAY = {"type": "command", "name": "hookd", "command": "/opt/hookd/bin/hookd-relay gemini"}
+
+
+async def test_status_names_the_event_an_installed_relay_lacks(
+    rpc, workspace, isolated_home
+) -> None:
+    write_json(isolated_home / ".config" / "hookd" / "hooks.json",
+               {"hooks": {**claude_settings("PreToolUse", command("true"), matcher="Bash")["hooks"],
+                          **claude_settings("UserPromptSubmit", command("true"))["hooks"]}})  # fmt: skip
+    write_json(isolated_home / ".gemini" / "settings.json",
+               {"hooks": {"BeforeAgent": [{"hooks": [RELAY]}]}})  # fmt: skip
+    await rpc.call("roots/add", {"roots": [str(workspace)]})
+
+    status = await rpc.call("status")
+
+    assert status["portable"]["uncarried"] == [{
+        "agent": "gemini", "event": "BeforeTool", "sharedEvent": "PreToolUse",
+        "fix": "hookd relay install --agent gemini"}]  # fmt: skip
+
+
+async def test_no_relay_no_complaint(rpc, workspace, isolated_home) -> None:
+    """An agent whose relay is not installed at all is not reached by hookd: nothing to say
+    per event (``hookd hooks`` and ``doctor`` say where portable hooks run)."""
+    write_json(isolated_home / ".config" / "hookd" / "hooks.json",
+               claude_settings("PreToolUse", command("true")))  # fmt: skip
+
+    status = await rpc.call("status")
+
+    assert status["portable"]["uncarried"] == []
