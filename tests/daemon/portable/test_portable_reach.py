@@ -34,3 +34,19 @@ async def test_no_relay_no_complaint(rpc, workspace, isolated_home) -> None:
     status = await rpc.call("status")
 
     assert status["portable"]["uncarried"] == []
+
+
+async def test_a_relay_fire_warns_of_the_events_its_relay_lacks(
+    rpc, workspace, isolated_home
+) -> None:
+    write_json(isolated_home / ".config" / "hookd" / "hooks.json",
+               claude_settings("PreToolUse", command("true"), matcher="Bash"))  # fmt: skip
+    write_json(isolated_home / ".gemini" / "settings.json",
+               {"hooks": {"BeforeAgent": [{"hooks": [RELAY]}]}})  # fmt: skip
+
+    relayed = await rpc.fire("gemini", "BeforeAgent", [str(workspace)], {"prompt": "x"}, relay=True)
+    direct = await rpc.fire("gemini", "BeforeAgent", [str(workspace)], {"prompt": "x"})
+
+    assert "gemini's relay does not carry BeforeTool (PreToolUse)" in " ".join(relayed["warnings"])
+    assert "hookd relay install --agent gemini" in " ".join(relayed["warnings"])
+    assert not any("relay does not carry" in w for w in direct["warnings"])

@@ -7,38 +7,58 @@ through what ``relay install`` would write), with the command that fixes it.
 from __future__ import annotations
 
 import shlex
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .all_dialects import PORTABLE
 from .dialects import relay_entries
 from .dialects.portable_needs import portable_needs
+from .model import Dialect
 from .registry.registry import Registry
 
 
 def uncarried(registry: Registry) -> list[dict[str, Any]]:
     """Per agent whose relay is installed (it has a relay entry), the events the portable
     files use that its relay entries do not carry, each with the fixing command."""
-    home = registry.settings.home
     found: dict[tuple[str, str], dict[str, Any]] = {}
     for roots in [[root] for root in registry.roots] or [[]]:
-        for dialect, mapping in PORTABLE.items():
-            relayed = _relayed(registry, dialect, roots)
-            if relayed is None:
-                continue  # no relay entry at all: the agent does not reach hookd
-            for layer in ("user", "project"):
-                needs = portable_needs(mapping, home, roots, registry.current, only=layer)
-                for event in sorted(set(needs) - relayed):
-                    fix = f"hookd relay install --agent {dialect.value}"
-                    if layer == "project":
-                        fix += f" --scope project --project {shlex.quote(roots[0])}"
-                    found.setdefault((dialect.value, event), {
-                        "agent": dialect.value, "event": event,
-                        "sharedEvent": mapping.EVENTS[event], "fix": fix,
-                    })  # fmt: skip
+        for dialect in PORTABLE:
+            for entry in uncarried_for(registry, dialect, roots):
+                found.setdefault((dialect.value, entry["event"]), entry)
     return list(found.values())
 
 
-def _relayed(registry: Registry, dialect: Any, roots: list[str]) -> set[str] | None:
+def uncarried_for(
+    registry: Registry, dialect: Dialect, roots: Sequence[str]
+) -> list[dict[str, Any]]:
+    """``uncarried`` for one agent and one fire's roots (a relay fire's warnings)."""
+    mapping = PORTABLE.get(dialect)
+    if mapping is None:
+        return []
+    relayed = _relayed(registry, dialect, roots)
+    if relayed is None:
+        return []  # no relay entry at all: the agent does not reach hookd
+    found: list[dict[str, Any]] = []
+    home = registry.settings.home
+    for layer in ("user", "project"):
+        needs = portable_needs(mapping, home, roots, registry.current, only=layer)
+        for event in sorted(set(needs) - relayed):
+            fix = f"hookd relay install --agent {dialect.value}"
+            if layer == "project":
+                fix += f" --scope project --project {shlex.quote(roots[0])}"
+            found.append({"agent": dialect.value, "event": event,
+                          "sharedEvent": mapping.EVENTS[event], "fix": fix})  # fmt: skip
+    return found
+
+
+def warning(entry: Mapping[str, Any]) -> str:
+    """One ``uncarried`` entry as a sentence (a fire's warning, ``hookd status``'s line)."""
+    return (f"{entry['agent']}'s relay does not carry {entry['event']} "
+            f"({entry['sharedEvent']}): the portable hooks of it never run there; run "
+            f"'{entry['fix']}'")  # fmt: skip
+
+
+def _relayed(registry: Registry, dialect: Dialect, roots: Sequence[str]) -> set[str] | None:
     """The events the agent's relay entries carry for ``roots``; None without any."""
     events: set[str] = set()
     entries = 0

@@ -226,8 +226,8 @@ def render_status(status: dict[str, Any]) -> str:
     lines.append(_http_entry_line(http) if http else "http entry off (http_entry in the config)")
     for missing in (status.get("portable") or {}).get("uncarried", ()):
         lines.append(f"PORTABLE   {missing['agent']}'s relay does not carry {missing['event']} "
-                     f"({missing['sharedEvent']}): its portable hooks never run there; run "
-                     f"'{missing['fix']}'")  # fmt: skip
+                     f"({missing['sharedEvent']}): the portable hooks of it never run there; "
+                     f"run '{missing['fix']}'")  # fmt: skip
     for fire in status["inFlight"]:
         lines.append(
             f"in flight  #{fire['id']} {fire['agent']} {fire['event']} "

@@ -19,7 +19,10 @@ from hookd.protocol import FireResult
 from ..all_dialects import DIALECTS, PORTABLE
 from ..audit import AuditLog
 from ..dialects.base import DialectModule
+from ..dialects.portable import user_file
 from ..model import Combined, Dialect, FireRequest, HookReport, HookSpec
+from ..portable_reach import uncarried_for
+from ..portable_reach import warning as reach_warning
 from ..registry.registry import Registry
 from ..runner.background import BackgroundHooks, Deliver
 from ..runner.client_handler import AskClient
@@ -116,6 +119,9 @@ class Fire:
             return
         registry = self.services.registry
         found = portable_run.find(self.request, mapping, registry, DIALECTS[Dialect.CLAUDE])
+        if self.request.relay and os.path.exists(user_file(self.services.settings.home)):
+            uncarried = uncarried_for(registry, self.request.dialect, self.request.roots)
+            warnings += [reach_warning(entry) for entry in uncarried]
         if found is None:
             return
         self.portable, portable, more, unread = found
