@@ -10,7 +10,6 @@ import shlex
 import shutil
 import signal
 import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -22,19 +21,9 @@ from hookd.daemon.cli import relay_program
 from hookd_testing import write_executable, write_json
 from hookd_testing.alone import namespace, with_daemon
 from hookd_testing.cli import HOOKD, connectable
-from hookd_testing.doctor import doctor, problems
+from hookd_testing.doctor import doctor, problems, run_fix
 
 GUARD = {"type": "command", "command": "echo no >&2; exit 2"}
-
-
-def run_fix(fix: str, **env: str) -> None:
-    """The fixing command as a person pastes it (its first form, before any '(or: ...)')."""
-    command = fix.split("  (")[0]
-    done = subprocess.run(["bash", "-c", command], capture_output=True, text=True, timeout=60,
-                          env={**os.environ, **env,
-                               "PATH": f"{Path(sys.executable).parent}{os.pathsep}"
-                                       f"{os.environ['PATH']}"})  # fmt: skip
-    assert done.returncode == 0, done.stderr
 
 
 @pytest.fixture
@@ -197,28 +186,6 @@ def test_a_trust_store_others_may_write_is_a_problem_until_fixed(isolated_home) 
     assert found["fix"] == f"chmod go-w {store}"
     run_fix(found["fix"])
     assert not problems(doctor()[1], "state")
-
-
-def test_a_service_that_starts_a_program_that_is_gone(isolated_home, tmp_path) -> None:
-    units = isolated_home / ".config" / "systemd" / "user"
-    (units / "hookd.socket").parent.mkdir(parents=True)
-    (units / "hookd.socket").write_text("[Socket]\nListenStream=%t/hookd/hookd.sock\n")
-    (units / "hookd.service").write_text("[Service]\nExecStart=%h/.local/bin/hookd serve\n")
-
-    code, report = doctor(XDG_RUNTIME_DIR=str(tmp_path))
-
-    [found] = problems(report, "service")
-    assert code == 1
-    assert found["text"] == (f"the systemd service starts {isolated_home}/.local/bin/hookd, "
-                             "which does not exist: write its files again for this "
-                             "installation")  # fmt: skip
-    assert found["fix"] == "hookd service install"
-    hookd = Path(sys.executable).parent / "hookd"
-    (units / "hookd.service").write_text(f"[Service]\nExecStart={hookd} serve\n")
-    [said] = [f for f in doctor(XDG_RUNTIME_DIR=str(tmp_path))[1]["findings"]
-              if f["area"] == "service"]  # fmt: skip
-    assert said["level"] == "warning"  # no user manager here to ask: said, not guessed
-    assert "no systemd user manager runs for this session" in said["text"]
 
 
 def test_an_agent_at_another_version_or_one_that_hangs(tmp_path) -> None:

@@ -82,8 +82,10 @@ def run_doctor(args: argparse.Namespace) -> int:
 
 def _probes(args: argparse.Namespace) -> list[Any]:
     from hookd.protocol import default_socket_path
+    from hookd.relay import installed_service
 
-    from ..doctor import daemons, relays, service_check, service_probe, state_files
+    from .. import service
+    from ..doctor import daemons, relays, service_check, state_files
     from ..doctor.findings import Finding
     from ..errors import ConfigError
     from ..settings import Settings, config_file_path, load_settings
@@ -103,11 +105,14 @@ def _probes(args: argparse.Namespace) -> list[Any]:
                              f"agents connect to {path}: remove socket_path, or give them "
                              f"HOOKD_SOCKET={settings.socket_path}",
                              f"$EDITOR {config_file_path(args.config)}"))  # fmt: skip
-    answer = daemons.answering(path, daemons.socket_origin(args.socket))
+    origin = daemons.socket_origin(args.socket)
+    answer = daemons.answering(path, origin)
     pid = answer.status["pid"] if answer.status else None
     found += answer.findings
     found += daemons.others(path, pid)
-    found += service_check.check(service_probe.service_state(), pid)
+    served = service.state()
+    runs = service.who_runs(served) if served.installed and served.unit_known else None
+    found += service_check.check(served, runs, installed_service(os.environ), path, origin)
     found += state_files.check(answer.status, settings.state_dir if settings else None)
     home = os.path.abspath(args.home or os.path.expanduser("~"))
     projects = workspace_roots(args.workspace) or [_current_folder()]

@@ -19,10 +19,7 @@ import shlex
 import subprocess
 import sys
 import tempfile
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from ..service import ServiceState
+from typing import Any
 
 ACTIONS = (
     ("install", "write and start hookd's service (systemd user units; a launchd agent)"),
@@ -77,11 +74,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _install(manager: Any, install: Any, args: argparse.Namespace, foreign: bool) -> int:
-    from ..service import UnitState
+    from ..service import UnitState, reads
 
     unit = UnitState("not asked", known=False) if foreign else manager.unit_state(install)
     wanted = manager.files(install)
-    changed = [f for f in wanted if _reads(f.path) != f.text]
+    changed = [f for f in wanted if reads(f.path) != f.text]
     outside = None if foreign or unit.listening else _outside_daemon(install, manager, unit)
     running = unit.main_pid is not None or unit.listening
     commands = (manager.install_commands(install, unit) if changed
@@ -146,10 +143,10 @@ def _uninstall(manager: Any, install: Any, args: argparse.Namespace, foreign: bo
 
 
 def _status(manager: Any, install: Any, args: argparse.Namespace, foreign: bool) -> int:
-    from ..service import state
+    from ..service import state, who_runs
 
     found = state(manager=manager, ask_manager=not foreign)
-    runs = _who_runs(found, install, manager)
+    runs = who_runs(found).said
     if args.json:
         print(json.dumps({**dataclasses.asdict(found), "runsHookd": runs}, indent=2))
     else:
@@ -164,33 +161,10 @@ def _status(manager: Any, install: Any, args: argparse.Namespace, foreign: bool)
     return 0 if found.installed and found.current and not runs.startswith("outside") else 1
 
 
-def _who_runs(found: ServiceState, install: Any, manager: Any) -> str:
-    """Which manager runs the daemon on the service's socket: the manager (its pid),
-    nobody yet (the socket is held: the first connection starts hookd), none, or a
-    daemon started outside the service."""
-    if found.main_pid is not None:
-        return f"{found.manager} (pid {found.main_pid})"
-    if found.listening and found.manager == "systemd":
-        return "systemd (socket listening: the first connection starts hookd)"
-    outside = _daemon_pid(found.socket)
-    if outside is not None:
-        return f"outside the service: pid {outside} on {found.socket}"
-    return "none (no daemon answers on " + found.socket + ")"
-
-
-def _daemon_pid(path: str) -> int | None:
-    from hookd.client import Client, HookdClientError
-
-    try:
-        with Client(path, timeout_s=5.0) as client:
-            pid = client.status().get("pid")
-    except HookdClientError:
-        return None
-    return pid if isinstance(pid, int) else None
-
-
 def _outside_daemon(install: Any, manager: Any, unit: Any) -> int | None:
-    pid = _daemon_pid(manager.socket_path(install))
+    from ..service import daemon_pid
+
+    pid = daemon_pid(manager.socket_path(install))
     return pid if pid is not None and pid != unit.main_pid else None
 
 
@@ -239,11 +213,3 @@ def _write(path: str, text: str) -> None:
     except BaseException:
         os.unlink(temporary)
         raise
-
-
-def _reads(path: str) -> str | None:
-    try:
-        with open(path, encoding="utf-8") as file:
-            return file.read()
-    except (OSError, UnicodeDecodeError):
-        return None

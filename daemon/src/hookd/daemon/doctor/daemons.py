@@ -132,8 +132,13 @@ def _version_said(found: str | None) -> str:
 
 
 def _stop_command(path: str, pid: int | None) -> str:
-    command = f"hookd --socket {shlex.quote(path)} shutdown"
+    command = shutdown_command(path)
     return command if pid is None else f"{command}  (or: kill {pid})"
+
+
+def shutdown_command(path: str) -> str:
+    """The command that stops the daemon on ``path``."""
+    return f"hookd --socket {shlex.quote(path)} shutdown"
 
 
 def _is_my_daemon(pid: int) -> bool:

@@ -18,14 +18,16 @@ from hookd.protocol import default_socket_path
 
 from . import launchd, systemd
 from .base import Installation, Manager, ServiceFile, UnitState, this_installation
+from .runner import Runner, daemon_pid, who_runs
 
 MANAGERS: dict[str, Manager] = {systemd.NAME: systemd, launchd.NAME: launchd}
 MANAGER: Manager | None = next((m for m in MANAGERS.values() if sys.platform == m.PLATFORM),
                                None)  # fmt: skip
 """This platform's service manager (None: hookd has no service integration here)."""
 
-__all__ = ["MANAGER", "MANAGERS", "Installation", "Manager", "ServiceFile", "ServiceState",
-           "UnitState", "installation", "state"]  # fmt: skip
+__all__ = ["MANAGER", "MANAGERS", "Installation", "Manager", "Runner", "ServiceFile",
+           "ServiceState", "UnitState", "daemon_pid", "installation", "reads", "state",
+           "who_runs"]  # fmt: skip
 
 
 def installation(environ: Mapping[str, str] | None = None, socket: str | None = None
@@ -49,8 +51,14 @@ class ServiceState:
     installation's hookd; False after a move or an upgrade that changed them)."""
     files: tuple[str, ...]
     """The service's files (present or not)."""
+    stale: tuple[str, ...]
+    """Installed, those of ``files`` that are not what install would write now (or are
+    missing)."""
     unit: str
     """The manager's word on its units (``unknown: ...`` when it could not be asked)."""
+    unit_known: bool
+    """The manager was asked and answered (False: not installed, not asked, or no
+    manager to ask: ``unit`` says why)."""
     socket: str
     """The socket the service listens on."""
     main_pid: int | None
@@ -65,20 +73,23 @@ def state(environ: Mapping[str, str] | None = None, *, manager: Manager | None =
     ``systemctl``/``launchctl`` run). Never raises; never connects to the daemon."""
     chosen = manager or MANAGER
     if chosen is None:
-        return ServiceState("none", False, False, (), "no service manager on this platform",
-                            default_socket_path(), None, False)  # fmt: skip
+        return ServiceState("none", False, False, (), (), "no service manager on this "
+                            "platform", False, default_socket_path(), None, False)  # fmt: skip
     install = installation(environ)
     wanted = chosen.files(install)
     installed = os.path.exists(chosen.marker(install))
-    current = installed and all(_reads(f.path) == f.text for f in wanted)
+    texts = {f.path: reads(f.path) for f in wanted}
+    stale = tuple(f.path for f in wanted if installed and texts[f.path] != f.text)
+    current = installed and not stale
     unit = chosen.unit_state(install) if installed and ask_manager else UnitState(
         "not installed" if not installed else "not asked", known=False)  # fmt: skip
-    return ServiceState(chosen.NAME, installed, current, tuple(f.path for f in wanted),
-                        unit.summary, chosen.socket_path(install), unit.main_pid,
+    return ServiceState(chosen.NAME, installed, current, tuple(texts), stale, unit.summary,
+                        unit.known, chosen.socket_path(install), unit.main_pid,
                         unit.listening)  # fmt: skip
 
 
-def _reads(path: str) -> str | None:
+def reads(path: str) -> str | None:
+    """The file's text, None when it is not there or not text."""
     try:
         with open(path, encoding="utf-8") as file:
             return file.read()
