@@ -57,7 +57,8 @@ def test_the_dry_run_units_pass_systemd_analyze_verify(tmp_path: Path, short_dir
     assert not units.exists()
     assert done.stdout.endswith("--- run systemctl --user daemon-reload\n"
                                 "--- run systemctl --user enable --now hookd.socket "
-                                "hookd.service\n")  # fmt: skip
+                                "hookd.service\n"
+                                "--- run systemctl --user try-restart hookd.service\n")  # fmt: skip
     service_text = files[str(units / "hookd.service")]
     assert f"\nExecStart={SCRIPT} serve\n" in service_text
     assert "\nType=notify\n" in service_text

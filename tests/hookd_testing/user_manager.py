@@ -8,7 +8,7 @@ passes it) and runs ``ExecStart=`` on the first connection. Installed as ``syste
 on a test's PATH; each call is appended to ``$HOOKD_TEST_MANAGER/calls``.
 
 Verbs: daemon-reload; enable --now / start (hookd.socket, hookd.service); show;
-disable --now / stop."""
+disable --now / stop; try-restart (a running hookd restarts)."""
 
 from __future__ import annotations
 
@@ -105,6 +105,12 @@ def main(argv: list[str]) -> int:
         return stop()
     if verb == "show":
         return show()
+    if verb == "try-restart":  # a running service restarts; the socket is held again
+        pid = holder()
+        running = pid is not None and not Path(f"/proc/{pid}/comm").read_text().startswith(
+            "systemd-socket"
+        )
+        return (stop() or start()) if running else 0
     print(f"unknown verb {verb}", file=sys.stderr)
     return 1
 

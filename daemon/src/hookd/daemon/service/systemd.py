@@ -140,7 +140,11 @@ def socket_path(install: Installation) -> str:
 
 
 def install_commands(install: Installation, state: UnitState) -> list[Command]:
-    return [(*SYSTEMCTL, "daemon-reload"), *start_commands(install)]
+    """Reload the units, start them, and restart a daemon already running under them
+    (``enable --now`` leaves a running service as it is: after new unit files or a new
+    hookd, the old daemon would go on serving)."""
+    return [(*SYSTEMCTL, "daemon-reload"), *start_commands(install),
+            (*SYSTEMCTL, "try-restart", SERVICE_UNIT)]  # fmt: skip
 
 
 def start_commands(install: Installation) -> list[Command]:

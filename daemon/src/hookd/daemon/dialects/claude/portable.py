@@ -43,7 +43,9 @@ CARRIES: Mapping[str, frozenset[AnswerField]] = {
     "PreCompact": _ALL,
     "Notification": frozenset({"systemMessage", "stop"}),
 }
-"""Claude Code 2.1.328's reading of each event's answer (docs/sources/claude-hooks.md)."""
+"""Claude Code 2.1.328's reading of each event's answer
+(docs/sources/reference/claude-code-hooks-reference-v2.1.240.md, "Decision control" per
+event; tests/agents/claude)."""
 
 
 runs_portable = every_fire
