@@ -28,10 +28,12 @@ from .dialects.cline_sdk import dialect as cline_sdk
 from .dialects.cline_sdk import integration as cline_sdk_integration
 from .dialects.codex import dialect as codex
 from .dialects.codex import integration as codex_integration
+from .dialects.codex import portable as codex_portable
 from .dialects.copilot import dialect as copilot
 from .dialects.copilot import integration as copilot_integration
 from .dialects.droid import dialect as droid
 from .dialects.droid import integration as droid_integration
+from .dialects.droid import portable as droid_portable
 from .dialects.gemini import dialect as gemini
 from .dialects.gemini import integration as gemini_integration
 from .dialects.gemini import portable as gemini_portable
@@ -39,6 +41,7 @@ from .dialects.integration import IntegrationModule
 from .dialects.portable import PortableModule
 from .dialects.qwen import dialect as qwen
 from .dialects.qwen import integration as qwen_integration
+from .dialects.qwen import portable as qwen_portable
 from .model import Dialect
 
 
@@ -73,6 +76,9 @@ entry."""
 PORTABLE: Mapping[Dialect, PortableModule] = {
     Dialect.CLAUDE: claude_portable,
     Dialect.GEMINI: gemini_portable,
+    Dialect.CODEX: codex_portable,
+    Dialect.DROID: droid_portable,
+    Dialect.QWEN: qwen_portable,
 }
 """The portable half: how each agent's events meet the portable hooks."""
 ADOPTABLE = tuple(d.value for d, i in INTEGRATIONS.items() if i.ADOPT_SCOPES)

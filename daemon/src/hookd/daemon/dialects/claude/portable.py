@@ -1,8 +1,9 @@
 """Claude Code and the portable hooks: the shared vocabulary is Claude's own, so every
 event and tool maps to itself and a portable hook is one of Claude's hooks.
 
-``claude_answer`` writes a portable answer as a Claude hook's JSON: the agents that copied
-Claude's hook contract (Codex CLI, Factory Droid, Qwen Code) import it for what they share.
+``claude_answer`` writes a portable answer as a Claude hook's JSON and ``claude_payload``
+reads a fire in Claude's envelope: the agents that copied Claude's hook contract (Codex
+CLI, Factory Droid, Qwen Code) import them for what they share.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from ..portable import (
     PortableAnswer,
     every_fire,
     lost_fields,
+    renamed_tool,
 )
 from . import rules
 
@@ -52,7 +54,18 @@ runs_portable = every_fire
 
 
 def shared_payload(request: FireRequest, event: str) -> dict[str, Any]:
-    return dict(request.payload)
+    return claude_payload(request, TOOLS)
+
+
+def claude_payload(request: FireRequest, tools: Mapping[str, str]) -> dict[str, Any]:
+    """A payload in Claude's envelope (``session_id``, ``cwd``, ``tool_name``,
+    ``tool_input`` ...) as a portable hook reads it: a copy, its tool by its shared name
+    and by the agent's own (``hookd_agent_tool``)."""
+    payload = dict(request.payload)
+    if "tool_name" in payload:
+        payload["hookd_agent_tool"] = payload["tool_name"]
+        payload["tool_name"] = renamed_tool(tools, payload["tool_name"])
+    return payload
 
 
 def agent_spec(spec: HookSpec, request: FireRequest) -> HookSpec:
