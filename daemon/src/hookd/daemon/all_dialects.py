@@ -30,6 +30,7 @@ from .dialects.codex import dialect as codex
 from .dialects.codex import integration as codex_integration
 from .dialects.copilot import dialect as copilot
 from .dialects.copilot import integration as copilot_integration
+from .dialects.copilot import portable as copilot_portable
 from .dialects.droid import dialect as droid
 from .dialects.droid import integration as droid_integration
 from .dialects.gemini import dialect as gemini
@@ -73,6 +74,7 @@ entry."""
 PORTABLE: Mapping[Dialect, PortableModule] = {
     Dialect.CLAUDE: claude_portable,
     Dialect.GEMINI: gemini_portable,
+    Dialect.COPILOT: copilot_portable,
 }
 """The portable half: how each agent's events meet the portable hooks."""
 ADOPTABLE = tuple(d.value for d, i in INTEGRATIONS.items() if i.ADOPT_SCOPES)
