@@ -108,17 +108,19 @@ def shared_payload(request: FireRequest, event: str) -> dict[str, Any]:
     form, §3.2, for the events that have one), the tool and its arguments renamed;
     ``source: new`` is Claude's ``startup``."""
     body = request.payload
-    agent_event = AGENT_EVENT[request.event]
-    if request.event not in PASCAL:
-        body = {**body, **payload.pascal(agent_event, body)}
+    forms = (
+        [body]
+        if request.event in PASCAL
+        else [payload.pascal(AGENT_EVENT[request.event], body), body]
+    )
     shared: dict[str, Any] = {}
-    for key, value in body.items():
-        name = _RENAMED.get(_snake(key), _snake(key))
-        shared.setdefault(name, value)
+    for form in forms:  # Copilot's own snake_case form first, then what it leaves out
+        for key, value in form.items():
+            shared.setdefault(_RENAMED.get(_snake(key), _snake(key)), value)
     shared.pop("hook_name", None)
     shared.pop("hook_event_name", None)
-    own = _runtime_tool(shared.get("tool_name"), request.event)
-    if own is not None:
+    own = _own_tool(request)
+    if own:
         shared["hookd_agent_tool"] = own
         shared["tool_name"] = renamed_tool(TOOLS, own)
         shared["tool_input"] = _claude_input(own, _object(shared.get("tool_input")))
@@ -193,8 +195,7 @@ def agent_answer(request: FireRequest, answer: PortableAnswer) -> AgentAnswer:
         elif answer.decision == "allow":
             out["permissionDecision"] = "allow"
         if answer.has_updated_input and "updatedInput" not in lost and not blocks:
-            tool = str(_shared_tool_owner(request))
-            out["modifiedArgs"] = _agent_input(tool, answer.updated_input)
+            out["modifiedArgs"] = _agent_input(_own_tool(request), answer.updated_input)
     elif agent_event == "permissionRequest":
         if blocks:
             out["behavior"] = "deny"
@@ -213,9 +214,9 @@ def agent_answer(request: FireRequest, answer: PortableAnswer) -> AgentAnswer:
     return AgentAnswer(0, stdout, "", lost)
 
 
-def _shared_tool_owner(request: FireRequest) -> str | None:
+def _own_tool(request: FireRequest) -> str:
     body = request.payload
-    return _runtime_tool(body.get("toolName", body.get("tool_name")), request.event)
+    return _runtime_tool(body.get("toolName", body.get("tool_name")), request.event) or ""
 
 
 # -- once per agent event ----------------------------------------------------------------
