@@ -31,6 +31,7 @@ from .dialects.codex import integration as codex_integration
 from .dialects.codex import portable as codex_portable
 from .dialects.copilot import dialect as copilot
 from .dialects.copilot import integration as copilot_integration
+from .dialects.copilot import portable as copilot_portable
 from .dialects.droid import dialect as droid
 from .dialects.droid import integration as droid_integration
 from .dialects.droid import portable as droid_portable
@@ -79,6 +80,7 @@ PORTABLE: Mapping[Dialect, PortableModule] = {
     Dialect.CODEX: codex_portable,
     Dialect.DROID: droid_portable,
     Dialect.QWEN: qwen_portable,
+    Dialect.COPILOT: copilot_portable,
 }
 """The portable half: how each agent's events meet the portable hooks."""
 ADOPTABLE = tuple(d.value for d, i in INTEGRATIONS.items() if i.ADOPT_SCOPES)

@@ -174,14 +174,21 @@ class BackgroundHooks:
             deliver(result)
 
     async def run_attached(
-        self, fire: Attached, spec: HookSpec, index: int, limits: ProcessLimits
+        self,
+        fire: Attached,
+        spec: HookSpec,
+        index: int,
+        limits: ProcessLimits,
+        given: FireRequest,
     ) -> tuple[ProcessOutcome, Verdict]:
         """Run hook ``index`` of ``fire`` in the background nursery, and wait until it
-        finishes or goes to the background."""
+        finishes or goes to the background; ``given``: what the hook is given (in a chain,
+        the fire's request as the previous hook changed it: a portable hook may go to the
+        background, and runs after a sequential agent's own hooks)."""
         if self._nursery is None:
             raise RuntimeError("background hooks are not running (BackgroundHooks.run)")
         handoff = _Handoff()
-        self._nursery.start_soon(self._attached_task, fire, handoff, spec, index, limits)
+        self._nursery.start_soon(self._attached_task, fire, handoff, spec, index, limits, given)
         try:
             await handoff.settled.wait()
         finally:
@@ -198,6 +205,7 @@ class BackgroundHooks:
         spec: HookSpec,
         index: int,
         limits: ProcessLimits,
+        given: FireRequest,
     ) -> None:
         request, module = fire.request, fire.module
         started = time.perf_counter()
@@ -224,7 +232,7 @@ class BackgroundHooks:
         try:
             with handoff.scope:
                 outcome, verdict = await run_hook(
-                    module, spec, request, self.base_env, limits,
+                    module, spec, given, self.base_env, limits,
                     custody=self.custody, never_ran=self.settings.never_ran, gone=gone,
                 )  # fmt: skip
                 if entry is None:
@@ -305,9 +313,9 @@ class Attached:
         self.started: list[dict[str, Any]] = []
 
     async def run(
-        self, spec: HookSpec, index: int, limits: ProcessLimits
+        self, spec: HookSpec, index: int, limits: ProcessLimits, request: FireRequest
     ) -> tuple[ProcessOutcome, Verdict]:
-        return await self.hooks.run_attached(self, spec, index, limits)
+        return await self.hooks.run_attached(self, spec, index, limits, request)
 
 
 class _Handoff:

@@ -84,8 +84,9 @@ class Detacher(Protocol):
     waits until each finishes (its outcome) or goes there (a placeholder outcome)."""
 
     async def run(
-        self, spec: HookSpec, index: int, limits: ProcessLimits
-    ) -> tuple[ProcessOutcome, Verdict]: ...
+        self, spec: HookSpec, index: int, limits: ProcessLimits, request: FireRequest
+    ) -> tuple[ProcessOutcome, Verdict]:
+        """``request``: what this hook is given (in a chain, the previous hook's change)."""
 
 
 async def run_hooks(
@@ -112,7 +113,7 @@ async def run_hooks(
         progress.started(index, spec)
         limits = limits_for(settings, min(spec.timeout_s, remaining))
         if detacher is not None and spec.may_detach:
-            running = detacher.run(spec, index, limits)
+            running = detacher.run(spec, index, limits, request)
         else:
             running = run_hook(
                 module, spec, request, base_env, limits,

@@ -19,7 +19,6 @@ from ..portable import (
     AgentAnswer,
     AnswerField,
     PortableAnswer,
-    every_fire,
     lost_fields,
     renamed_tool,
 )
@@ -50,7 +49,16 @@ CARRIES: Mapping[str, frozenset[AnswerField]] = {
 event; tests/agents/claude)."""
 
 
-runs_portable = every_fire
+def runs_portable(request: FireRequest) -> bool:
+    """Every fire of Claude Code's, but not GitHub Copilot CLI running a Claude relay
+    entry: Copilot also runs the hooks of a project's ``.claude/settings.json``
+    (``copilot-research.md`` §1.1), where ``hookd adopt --agent claude --scope project``
+    puts them, giving them its own payload (a ``timestamp`` Claude's has not, §3.1) and
+    ``COPILOT_CLI=1`` (§4.3). The portable hooks run in Copilot's own fires, in its
+    words: run here too they would run twice, as Claude's, answered in Claude's JSON,
+    which Copilot reads only on PreToolUse (§5.1)."""
+    from_copilot = request.env.get("COPILOT_CLI") == "1" and "timestamp" in request.payload
+    return not (request.relay and from_copilot)
 
 
 def shared_payload(request: FireRequest, event: str) -> dict[str, Any]:
