@@ -118,7 +118,7 @@ async def test_portable_and_sdk_hooks_combine_by_sdk_rules(rpc, workspace, isola
         "hookEventName": "PreToolUse", "additionalContext": "portable ctx"}})))  # fmt: skip
     hook = workspace / ".cline" / "hooks" / "PreToolUse.sh"
     hook.parent.mkdir(parents=True)
-    hook.write_text("echo 'HOOK_CONTROL\t{\"context\": \"sdk ctx\"}'\n")
+    hook.write_text('echo \'HOOK_CONTROL\t{"context": "sdk ctx"}\'\n')
 
     result = await rpc.fire("cline-sdk", "PreToolUse", [str(workspace)], SHELL)
 
