@@ -6,9 +6,9 @@ outcome (``refine``): the written answer is what they read."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 from hookd_testing import claude_settings, command, write_json
+from hookd_testing.portable import ENV_GUARD, answer, user_portable
 
 ECHO_INPUT = (
     'python3 -c "import json,sys; e=json.load(sys.stdin); '
@@ -16,19 +16,6 @@ ECHO_INPUT = (
     "'additionalContext': json.dumps([e['tool_name'], e['tool_input'], "
     "e['hookd_agent_tool'], e['session_id'], sorted(e)])}}))\""
 )
-ENV_GUARD = (
-    'python3 -c "import json,sys; e=json.load(sys.stdin); '
-    "p=e['tool_input'].get('file_path',''); "
-    "sys.exit(0) if not p.endswith('.env') else (print('not '+p, file=sys.stderr), sys.exit(2))\""
-)
-
-
-def portable(home: Path, settings: dict) -> None:
-    write_json(home / ".config" / "hookd" / "hooks.json", settings)
-
-
-def answer(out: dict) -> dict:
-    return command(f"echo '{json.dumps(out)}'")
 
 
 def tool(name: str, **tool_input: object) -> dict:
@@ -40,7 +27,7 @@ SHELL = tool("launch-process", command="rm -rf /", wait=True, max_wait_seconds=3
 
 
 async def test_a_bash_guard_denies_launch_process(rpc, workspace, isolated_home) -> None:
-    portable(isolated_home, claude_settings("PreToolUse", command(
+    user_portable(isolated_home, claude_settings("PreToolUse", command(
         "echo 'no rm -rf' >&2; exit 2"), matcher="Bash"))  # fmt: skip
 
     result = await rpc.fire("augment", "PreToolUse", [str(workspace)], SHELL)
@@ -56,7 +43,9 @@ async def test_a_bash_guard_denies_launch_process(rpc, workspace, isolated_home)
 
 
 async def test_a_write_guard_on_env_denies_file_tools(rpc, workspace, isolated_home) -> None:
-    portable(isolated_home, claude_settings("PreToolUse", command(ENV_GUARD), matcher="Write|Edit"))
+    user_portable(
+        isolated_home, claude_settings("PreToolUse", command(ENV_GUARD), matcher="Write|Edit")
+    )
 
     saved = await rpc.fire("augment", "PreToolUse", [str(workspace)],
                            tool("save-file", path=".env", file_content="K=1"))  # fmt: skip
@@ -74,7 +63,9 @@ async def test_a_write_guard_on_env_denies_file_tools(rpc, workspace, isolated_h
 
 async def test_a_post_tool_hook_gets_the_edited_path(rpc, workspace, isolated_home) -> None:
     """... and none of auggie's private fields, which only a group that opts in gets."""
-    portable(isolated_home, claude_settings("PostToolUse", command(ECHO_INPUT), matcher="Edit"))
+    user_portable(
+        isolated_home, claude_settings("PostToolUse", command(ECHO_INPUT), matcher="Edit")
+    )
     payload = {**tool("str-replace-editor", command="str_replace", path="src/a.ts",
                       old_str_1="a", new_str_1="b"),
                "tool_output": "File edited", "context": {"userEmail": "me@example.com"},
@@ -97,7 +88,7 @@ async def test_prompt_and_session_context_auggie_drops_are_warnings(
     """auggie shows PromptSubmit and SessionStart output to the user, never to the model:
     a portable context there is named in the warnings."""
     for event, own in (("UserPromptSubmit", "PromptSubmit"), ("SessionStart", "SessionStart")):
-        portable(isolated_home, claude_settings(event, answer({"hookSpecificOutput": {
+        user_portable(isolated_home, claude_settings(event, answer({"hookSpecificOutput": {
             "hookEventName": event, "additionalContext": "ctx"}})))  # fmt: skip
 
         result = await rpc.fire("augment", own, [str(workspace)],
@@ -112,7 +103,7 @@ async def test_prompt_and_session_context_auggie_drops_are_warnings(
 
 
 async def test_a_rewrite_reaches_auggie_in_its_tool_keys(rpc, workspace, isolated_home) -> None:
-    portable(isolated_home, {"hooks": {"PreToolUse": [
+    user_portable(isolated_home, {"hooks": {"PreToolUse": [
         {"matcher": "Bash", "hooks": [answer({"hookSpecificOutput": {
             "hookEventName": "PreToolUse", "updatedInput": {"command": "echo safe"}}})]},
         {"matcher": "Write", "hooks": [command(
@@ -136,7 +127,7 @@ async def test_portable_and_auggie_hooks_combine_by_auggie_rules(
     """auggie's rule, read from every hook's outcome: an exit 2 anywhere makes the hooks'
     stderr the message, so a JSON deny beside it (the portable hook's, as written for
     auggie) blocks with the exit-2 hook's text only."""
-    portable(isolated_home, claude_settings("PreToolUse", answer({"hookSpecificOutput": {
+    user_portable(isolated_home, claude_settings("PreToolUse", answer({"hookSpecificOutput": {
         "hookEventName": "PreToolUse", "permissionDecision": "deny",
         "permissionDecisionReason": "portable-no"}})))  # fmt: skip
     write_json(workspace / ".augment" / "settings.json", {"hooks": {"PreToolUse": [
@@ -158,7 +149,7 @@ async def test_portable_and_auggie_hooks_combine_by_auggie_rules(
 async def test_a_post_tool_block_is_feedback_appended_to_the_result(
     rpc, workspace, isolated_home
 ) -> None:
-    portable(isolated_home, claude_settings("PostToolUse", answer(
+    user_portable(isolated_home, claude_settings("PostToolUse", answer(
         {"decision": "block", "reason": "run the tests"})))  # fmt: skip
 
     result = await rpc.fire("augment", "PostToolUse", [str(workspace)],
@@ -173,7 +164,7 @@ async def test_only_the_catch_all_relay_group_runs_portable_hooks(
 ) -> None:
     """auggie runs one relay group per matcher that matches: the portable hooks run from
     the ``.*`` group's fire only (and from a group that names no matcher)."""
-    portable(isolated_home, claude_settings("PreToolUse", command("exit 2")))
+    user_portable(isolated_home, claude_settings("PreToolUse", command("exit 2")))
 
     ran = {}
     for entry in (".*", "launch-process", None):

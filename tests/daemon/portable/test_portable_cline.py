@@ -5,29 +5,13 @@ parameters read as Claude's, the portable answer written as a Cline hook's
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 from hookd_testing import claude_settings, command, write_executable, write_json
+from hookd_testing.portable import ENV_GUARD, answer, echo_input, user_portable
 
-ECHO_INPUT = (
-    'python3 -c "import json,sys; e=json.load(sys.stdin); '
-    "print(json.dumps({'hookSpecificOutput': {'hookEventName': e['hook_event_name'], "
-    "'additionalContext': json.dumps([e['tool_name'], e['tool_input'], "
-    "e['hookd_agent_tool'], e['hookd_agent_event'], e['session_id']])}}))\""
+ECHO_INPUT = echo_input(
+    "tool_name", "tool_input", "hookd_agent_tool", "hookd_agent_event", "session_id"
 )
-ENV_GUARD = (
-    'python3 -c "import json,sys; e=json.load(sys.stdin); '
-    "p=e['tool_input'].get('file_path',''); "
-    "sys.exit(0) if not p.endswith('.env') else (print('not '+p, file=sys.stderr), sys.exit(2))\""
-)
-
-
-def portable(home: Path, settings: dict) -> None:
-    write_json(home / ".config" / "hookd" / "hooks.json", settings)
-
-
-def answer(out: dict) -> dict:
-    return command(f"echo '{json.dumps(out)}'")
 
 
 def tool(event: str, name: str, **parameters: str) -> dict:
@@ -40,7 +24,7 @@ SHELL = tool("PreToolUse", "execute_command", command="rm -rf /", requires_appro
 
 
 async def test_a_bash_guard_cancels_cline_shell(rpc, workspace, isolated_home) -> None:
-    portable(isolated_home, claude_settings("PreToolUse", command(
+    user_portable(isolated_home, claude_settings("PreToolUse", command(
         "echo 'no rm -rf' >&2; exit 2"), matcher="Bash"))  # fmt: skip
 
     result = await rpc.fire("cline", "PreToolUse", [str(workspace)], SHELL)
@@ -55,7 +39,9 @@ async def test_a_bash_guard_cancels_cline_shell(rpc, workspace, isolated_home) -
 
 
 async def test_a_write_guard_on_env_cancels_write_to_file(rpc, workspace, isolated_home) -> None:
-    portable(isolated_home, claude_settings("PreToolUse", command(ENV_GUARD), matcher="Write|Edit"))
+    user_portable(
+        isolated_home, claude_settings("PreToolUse", command(ENV_GUARD), matcher="Write|Edit")
+    )
 
     env = await rpc.fire("cline", "PreToolUse", [str(workspace)],
                          tool("PreToolUse", "write_to_file", path=".env", content="K=1"))  # fmt: skip
@@ -71,7 +57,9 @@ async def test_a_write_guard_on_env_cancels_write_to_file(rpc, workspace, isolat
 
 
 async def test_a_post_tool_hook_gets_the_edited_path(rpc, workspace, isolated_home) -> None:
-    portable(isolated_home, claude_settings("PostToolUse", command(ECHO_INPUT), matcher="Edit"))
+    user_portable(
+        isolated_home, claude_settings("PostToolUse", command(ECHO_INPUT), matcher="Edit")
+    )
     payload = tool("PostToolUse", "replace_in_file", path="src/a.ts", diff="SEARCH/REPLACE")
     payload["postToolUse"].update(result="ok", success=True)
 
@@ -107,7 +95,7 @@ async def test_prompt_and_task_start_context_reach_cline(rpc, workspace, isolate
 async def test_a_rewrite_cline_cannot_apply_is_a_warning(rpc, workspace, isolated_home) -> None:
     """Cline's hooks cannot change a tool's parameters (cline-hooks.md): the rewrite is
     named in the fire's warnings, and the tool runs unchanged."""
-    portable(isolated_home, claude_settings("PreToolUse", answer({"hookSpecificOutput": {
+    user_portable(isolated_home, claude_settings("PreToolUse", answer({"hookSpecificOutput": {
         "hookEventName": "PreToolUse", "updatedInput": {"command": "echo safe"}}})))  # fmt: skip
 
     result = await rpc.fire("cline", "PreToolUse", [str(workspace)], SHELL)
@@ -124,7 +112,9 @@ async def test_portable_and_cline_hooks_combine_by_cline_rules(
 ) -> None:
     """Cline cancels when any hook cancels and joins every errorMessage with a newline, in
     folder order: its own hook's first, then the portable one's."""
-    portable(isolated_home, claude_settings("PreToolUse", command("echo portable-no >&2; exit 2")))
+    user_portable(
+        isolated_home, claude_settings("PreToolUse", command("echo portable-no >&2; exit 2"))
+    )
     write_executable(workspace / ".clinerules" / "hooks" / "PreToolUse",
                      '#!/bin/sh\necho \'{"cancel": true, "errorMessage": "cline-no"}\'\n')  # fmt: skip
 
@@ -143,7 +133,7 @@ async def test_a_failing_portable_hook_fails_the_event_as_clines_own(
 ) -> None:
     """Cline awaits an event's hooks together: one that fails drops every answer, the
     cancel of its own hook too (cline_failure_policy = "agent")."""
-    portable(isolated_home, claude_settings("PreToolUse", command("echo broken >&2; exit 1")))
+    user_portable(isolated_home, claude_settings("PreToolUse", command("echo broken >&2; exit 1")))
     write_executable(workspace / ".clinerules" / "hooks" / "PreToolUse",
                      '#!/bin/sh\necho \'{"cancel": true, "errorMessage": "cline-no"}\'\n')  # fmt: skip
 
@@ -159,7 +149,7 @@ async def test_only_the_global_relay_file_runs_portable_hooks(
     """Cline runs one relay file per hook folder: the portable hooks run from the one in
     the global Cline/Hooks folder (the folder or the file as the entry), never from a
     workspace's."""
-    portable(isolated_home, claude_settings("PreToolUse", command("exit 2")))
+    user_portable(isolated_home, claude_settings("PreToolUse", command("exit 2")))
     global_folder = isolated_home / "Documents" / "Cline" / "Hooks"
     entries = {
         "global": str(global_folder),

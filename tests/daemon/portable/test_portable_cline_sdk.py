@@ -6,29 +6,11 @@ SDK's rules."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
-from hookd_testing import claude_settings, command, write_json
+from hookd_testing import claude_settings, command
+from hookd_testing.portable import ENV_GUARD, answer, echo_input, user_portable
 
-ECHO_INPUT = (
-    'python3 -c "import json,sys; e=json.load(sys.stdin); '
-    "print(json.dumps({'hookSpecificOutput': {'hookEventName': e['hook_event_name'], "
-    "'additionalContext': json.dumps([e['tool_name'], e['tool_input'], "
-    "e['hookd_agent_tool'], e['hookd_agent_event']])}}))\""
-)
-ENV_GUARD = (
-    'python3 -c "import json,sys; e=json.load(sys.stdin); '
-    "p=e['tool_input'].get('file_path',''); "
-    "sys.exit(0) if not p.endswith('.env') else (print('not '+p, file=sys.stderr), sys.exit(2))\""
-)
-
-
-def portable(home: Path, settings: dict) -> None:
-    write_json(home / ".config" / "hookd" / "hooks.json", settings)
-
-
-def answer(out: dict) -> dict:
-    return command(f"echo '{json.dumps(out)}'")
+ECHO_INPUT = echo_input("tool_name", "tool_input", "hookd_agent_tool", "hookd_agent_event")
 
 
 def call(name: str, **tool_input: object) -> dict:
@@ -40,7 +22,7 @@ SHELL = call("run_commands", commands=["rm -rf /"])
 
 
 async def test_a_bash_guard_cancels_run_commands(rpc, workspace, isolated_home) -> None:
-    portable(isolated_home, claude_settings("PreToolUse", command(
+    user_portable(isolated_home, claude_settings("PreToolUse", command(
         "echo 'no rm -rf' >&2; exit 2"), matcher="Bash"))  # fmt: skip
 
     result = await rpc.fire("cline-sdk", "PreToolUse", [str(workspace)], SHELL)
@@ -54,7 +36,9 @@ async def test_a_bash_guard_cancels_run_commands(rpc, workspace, isolated_home) 
 
 
 async def test_a_write_guard_on_env_cancels_editor(rpc, workspace, isolated_home) -> None:
-    portable(isolated_home, claude_settings("PreToolUse", command(ENV_GUARD), matcher="Write|Edit"))
+    user_portable(
+        isolated_home, claude_settings("PreToolUse", command(ENV_GUARD), matcher="Write|Edit")
+    )
     env = str(workspace / ".env")
 
     blocked = await rpc.fire("cline-sdk", "PreToolUse", [str(workspace)],
@@ -67,7 +51,9 @@ async def test_a_write_guard_on_env_cancels_editor(rpc, workspace, isolated_home
 
 
 async def test_a_post_tool_hook_gets_the_edited_path(rpc, workspace, isolated_home) -> None:
-    portable(isolated_home, claude_settings("PostToolUse", command(ECHO_INPUT), matcher="Edit"))
+    user_portable(
+        isolated_home, claude_settings("PostToolUse", command(ECHO_INPUT), matcher="Edit")
+    )
     path = str(workspace / "src" / "a.ts")
     payload = {"taskId": "conv-1", "hookName": "tool_result", "tool_result": {
         "id": "c1", "name": "editor", "input": {"path": path, "old_text": "a", "new_text": "b"},
@@ -81,7 +67,7 @@ async def test_a_post_tool_hook_gets_the_edited_path(rpc, workspace, isolated_ho
 
 
 async def test_a_rewrite_reaches_the_sdk_as_override_input(rpc, workspace, isolated_home) -> None:
-    portable(isolated_home, claude_settings("PreToolUse", command(
+    user_portable(isolated_home, claude_settings("PreToolUse", command(
         "python3 -c \"import json,sys; e=json.load(sys.stdin); print(json.dumps("
         "{'hookSpecificOutput': {'hookEventName': 'PreToolUse', 'updatedInput': "
         "{**e['tool_input'], 'command': 'echo safe'}}}))\""), matcher="Bash"))  # fmt: skip
@@ -98,7 +84,7 @@ async def test_lifecycle_context_the_sdk_ignores_is_a_warning(
     UserPromptSubmit or SessionStart context is named in the warnings, not dropped in
     silence."""
     for event in ("UserPromptSubmit", "SessionStart"):
-        portable(isolated_home, claude_settings(event, answer({"hookSpecificOutput": {
+        user_portable(isolated_home, claude_settings(event, answer({"hookSpecificOutput": {
             "hookEventName": event, "additionalContext": "ctx"}})))  # fmt: skip
         own = "UserPromptSubmit" if event == "UserPromptSubmit" else "TaskStart"
 
@@ -114,7 +100,7 @@ async def test_lifecycle_context_the_sdk_ignores_is_a_warning(
 async def test_portable_and_sdk_hooks_combine_by_sdk_rules(rpc, workspace, isolated_home) -> None:
     """The SDK runs tool hooks one after another and joins their contexts with a
     newline, its own file's first."""
-    portable(isolated_home, claude_settings("PreToolUse", answer({"hookSpecificOutput": {
+    user_portable(isolated_home, claude_settings("PreToolUse", answer({"hookSpecificOutput": {
         "hookEventName": "PreToolUse", "additionalContext": "portable ctx"}})))  # fmt: skip
     hook = workspace / ".cline" / "hooks" / "PreToolUse.sh"
     hook.parent.mkdir(parents=True)
@@ -133,7 +119,7 @@ async def test_only_the_global_relay_file_runs_portable_hooks(
 ) -> None:
     """The SDK reads four hook folders: the portable hooks run from the relay file in
     ~/Documents/Cline/Hooks only, the folder both Cline runners read."""
-    portable(isolated_home, claude_settings("PreToolUse", command("exit 2")))
+    user_portable(isolated_home, claude_settings("PreToolUse", command("exit 2")))
     entries = {
         "documents": isolated_home / "Documents" / "Cline" / "Hooks" / "PreToolUse",
         "user": isolated_home / ".cline" / "hooks" / "PreToolUse",

@@ -34,21 +34,19 @@ from ..portable import (
     renamed_tool,
     shared_input,
 )
+from . import dialect as sdk
 
 DIALECT = Dialect.CLINE_SDK
 
 EVENTS: Mapping[str, str] = {
-    "PreToolUse": "PreToolUse",
-    "PostToolUse": "PostToolUse",
-    "UserPromptSubmit": "UserPromptSubmit",
-    "TaskStart": "SessionStart",
-    "TaskResume": "SessionStart",
-    "TaskComplete": "Stop",
+    **{event: shared for event, shared in cline.EVENTS.items()
+       if event in sdk.EVENTS and event not in ("TaskCancel", "PreCompact")},
     "SessionShutdown": "SessionEnd",
-}
-"""By the file hooks' names (hookd's canonical events). TaskCancel (``agent_abort``) is
-always followed by ``session_shutdown`` (§3B), the session's one end; TaskError has no
-shared event; PreCompact is never run for file hooks (§1B)."""
+}  # fmt: skip
+"""By the file hooks' names (hookd's canonical events), as the original runner's; but
+TaskCancel (``agent_abort``) is always followed by ``session_shutdown`` (§3B), the
+session's one end, and PreCompact is never run for file hooks (§1B). TaskError has no
+shared event."""
 
 TOOLS: Mapping[str, str] = {
     "run_commands": "Bash",
