@@ -85,3 +85,23 @@ async def shell_guard_case(
 def tool_call(workspace: Path, tool: str, tool_input: dict[str, Any]) -> dict[str, Any]:
     """A tool event's payload in the envelope Claude's copies share."""
     return {"session_id": "s", "cwd": str(workspace), "tool_name": tool, "tool_input": tool_input}
+
+
+def echo_input(*keys: str) -> str:
+    """A hook answering, as its context, the JSON list of these payload fields
+    (``tool_input`` ...), so a test reads what the portable hook was given."""
+    picked = ", ".join(f"e[{key!r}]" for key in keys)
+    return (
+        'python3 -c "import json,sys; e=json.load(sys.stdin); '
+        "print(json.dumps({'hookSpecificOutput': {'hookEventName': e['hook_event_name'], "
+        f"'additionalContext': json.dumps([{picked}])}}}}))\""
+    )
+
+
+ENV_PATH_GUARD = (
+    'python3 -c "import json,sys; e=json.load(sys.stdin); '
+    "p=e['tool_input'].get('file_path',''); "
+    "sys.exit(0) if not p.endswith('.env') else (print('not '+p, file=sys.stderr), sys.exit(2))\""
+)
+"""A Write/Edit guard whose reason is the path it refused (``not <file_path>``): shows the
+path the agent's relative one became."""

@@ -18,14 +18,17 @@ from dataclasses import dataclass
 
 from .dialects.augment import dialect as augment
 from .dialects.augment import integration as augment_integration
+from .dialects.augment import portable as augment_portable
 from .dialects.base import DialectModule
 from .dialects.claude import dialect as claude
 from .dialects.claude import integration as claude_integration
 from .dialects.claude import portable as claude_portable
 from .dialects.cline import dialect as cline
 from .dialects.cline import integration as cline_integration
+from .dialects.cline import portable as cline_portable
 from .dialects.cline_sdk import dialect as cline_sdk
 from .dialects.cline_sdk import integration as cline_sdk_integration
+from .dialects.cline_sdk import portable as cline_sdk_portable
 from .dialects.codex import dialect as codex
 from .dialects.codex import integration as codex_integration
 from .dialects.codex import portable as codex_portable
@@ -76,6 +79,9 @@ INTEGRATIONS: Mapping[Dialect, IntegrationModule] = {
 entry."""
 PORTABLE: Mapping[Dialect, PortableModule] = {
     Dialect.CLAUDE: claude_portable,
+    Dialect.CLINE: cline_portable,
+    Dialect.CLINE_SDK: cline_sdk_portable,
+    Dialect.AUGMENT: augment_portable,
     Dialect.GEMINI: gemini_portable,
     Dialect.CODEX: codex_portable,
     Dialect.DROID: droid_portable,

@@ -223,3 +223,36 @@ def renamed_tool(tools: Mapping[str, str], name: object) -> str:
 def agent_tool(tools: Mapping[str, str], shared: str) -> str | None:
     """The agent's name for a shared tool (the first that maps to it), or None."""
     return next((own for own, name in tools.items() if name == shared), None)
+
+
+def shared_input(keys: Mapping[str, str], tool_input: object, root: str | None) -> dict[str, Any]:
+    """An agent's tool input in the shared shape: its keys renamed by ``keys`` (the agent's
+    key -> the shared key; other keys kept), a relative ``file_path`` made absolute against
+    ``root`` (Claude's file tools take absolute paths)."""
+    if not isinstance(tool_input, Mapping):
+        return {}
+    shared = {keys.get(key, key): value for key, value in tool_input.items()}
+    path = shared.get("file_path")
+    if isinstance(path, str) and path and root and not os.path.isabs(path):
+        shared["file_path"] = os.path.join(root, path)
+    return shared
+
+
+def agent_input(keys: Mapping[str, str], updated: object, original: object) -> object:
+    """A rewritten shared input (``updatedInput``) in the agent's keys, over the tool's
+    original input: a key the rewrite leaves out keeps its value (``shared_input`` reversed)."""
+    if not isinstance(updated, Mapping):
+        return updated
+    back = {shared: own for own, shared in keys.items()}
+    base = dict(original) if isinstance(original, Mapping) else {}
+    return {**base, **{back.get(key, key): value for key, value in updated.items()}}
+
+
+def as_feedback(answer: PortableAnswer) -> PortableAnswer:
+    """A PostToolUse block as what it is in Claude, feedback to the model (the tool has
+    run): its reason becomes context, before the answer's own, for agents whose block
+    there means something else (Cline's ``cancel`` ends the task)."""
+    if not (answer.blocks or answer.decision in ("deny", "ask")):
+        return answer
+    feedback = "\n".join(text for text in (answer.reason, answer.context) if text)
+    return replace(answer, blocks=False, decision=None, reason=None, context=feedback or None)
