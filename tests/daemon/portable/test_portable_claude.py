@@ -68,5 +68,5 @@ async def test_hooks_says_where_a_portable_hook_cannot_run(rpc, workspace, isola
     listing = await rpc.call("hooks/list", {"roots": [str(workspace)]})
 
     (hook,) = [h for h in listing["hooks"] if h["portable"]]
-    assert hook["portable"]["runs"] == ["claude"]
+    assert "claude" in hook["portable"]["runs"]
     assert hook["portable"]["cannot"]["gemini"] == "has no SubagentStop event"

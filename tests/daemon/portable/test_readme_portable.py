@@ -40,5 +40,5 @@ async def test_the_readme_guard_blocks_rm_rf_in_every_agent(
     passed = await rpc.fire(agent, event, [str(workspace)], safe)
 
     assert blocked["blocked"] is True, blocked
-    assert blocked["reason"] == f"rm -rf is not allowed ({agent})"
+    assert f"rm -rf is not allowed ({agent})" in blocked["reason"]  # Copilot words it its way
     assert passed["blocked"] is False

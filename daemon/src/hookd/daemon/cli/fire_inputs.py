@@ -87,12 +87,23 @@ def example(agent: str, event: str, cwd: str) -> dict[str, Any]:
     tool = "tool" in event.lower()
     if agent in ("cline", "cline-sdk"):
         key = event[0].lower() + event[1:]
-        command = {"command": "rm -rf build"}
-        body: dict[str, Any] = {"toolName": "execute_command", "parameters": command}
+        body: dict[str, Any] = {"toolName": "execute_command",
+                                "parameters": {"command": "rm -rf build"}}  # fmt: skip
         body = body if tool else {}
-        return {"clineVersion": "3.0.65", "hookName": event, "timestamp": "1764201600000",
-                "taskId": "example-task", "workspaceRoots": [cwd], "userId": "example-user",
-                key: body}  # fmt: skip
+        common = {
+            "clineVersion": "3.0.65",
+            "hookName": event,
+            "timestamp": "1764201600000",
+            "taskId": "example-task",
+            "workspaceRoots": [cwd],
+            "userId": "example-user",
+        }
+        if agent == "cline-sdk" and tool:  # the SDK's tool_call / tool_result, its shell tool
+            name = "tool_call" if event == "PreToolUse" else "tool_result"
+            call = {"id": "example-call", "name": "run_commands",
+                    "input": {"commands": ["rm -rf build"]}}  # fmt: skip
+            return {**common, "hookName": name, "iteration": 1, name: call}
+        return {**common, key: body}
     payload: dict[str, Any]
     if agent == "copilot" and event[0].isupper():
         agent = "claude"  # Copilot CLI sends its PascalCase events Claude Code's payload
