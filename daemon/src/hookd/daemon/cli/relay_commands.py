@@ -18,8 +18,9 @@ import os
 import sys
 from collections.abc import Mapping
 
-from ..all_dialects import ADOPTABLE, INTEGRATIONS
+from ..all_dialects import ADOPTABLE, INTEGRATIONS, PORTABLE
 from ..dialects.integration import AdoptAction, HttpInstall, IntegrationModule, PlanOptions
+from ..dialects.portable_needs import Needs, portable_needs
 from ..edits import Plan
 from ..errors import UserError
 from ..model import Dialect
@@ -42,7 +43,8 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("--on-error is for --http entries; the command relay reads "
                         "HOOKD_RELAY_ON_ERROR=block from the agent's environment")  # fmt: skip
     settings: Settings | None = None
-    options = PlanOptions(relay=relay_program.relay_path(), environ=os.environ)
+    portable = _portable(args.agent, action, args.scope, home, project)
+    options = PlanOptions(relay_program.relay_path(), os.environ, portable=portable)
     if http:
         if integration.HTTP_ENTRY is None:
             takers = [d.value for d, i in INTEGRATIONS.items() if i.HTTP_ENTRY is not None]
@@ -51,7 +53,8 @@ def run(args: argparse.Namespace) -> int:
                             "leave out --http")  # fmt: skip
         settings = load_settings(args.config)
         options = PlanOptions(options.relay, options.environ,
-                              HttpInstall(settings.http_port, args.on_error))  # fmt: skip
+                              HttpInstall(settings.http_port, args.on_error),
+                              options.portable)  # fmt: skip
     plan = integration.plan(action, home, args.scope, project, options)
     if settings is not None:
         plan.notes += readiness(settings, args.config, dry_run=args.dry_run)
@@ -66,6 +69,17 @@ def run(args: argparse.Namespace) -> int:
                           "fire'; the agent runs them itself now)")  # fmt: skip
     carry_out(plan, args.dry_run)
     return 0
+
+
+def _portable(agent: str, action: AdoptAction, scope: str, home: str, project: str) -> Needs:
+    """What the relay entries of ``scope`` must carry for the portable hooks: the user's
+    file's events at user scope, the project's file's at a project's scopes."""
+    mapping = PORTABLE.get(Dialect(agent))
+    if mapping is None or action not in ("adopt", "install"):
+        return {}
+    if scope == "user":
+        return portable_needs(mapping, home, [], only="user")
+    return portable_needs(mapping, home, [project], only="project")
 
 
 _ACTIONS: dict[str, AdoptAction] = {

@@ -31,6 +31,7 @@ from hookd.protocol import FireResult
 from ..edits import Plan
 from ..errors import UserError
 from ..model import Dialect, FireRequest
+from .portable_needs import Needs
 
 AdoptAction = Literal["adopt", "unadopt", "install", "uninstall"]
 """What a plan is for: ``hookd adopt``, ``unadopt``, ``relay install``, ``uninstall``."""
@@ -55,6 +56,10 @@ class PlanOptions:
     """The caller's environment (variables that move an agent's folders)."""
     http: HttpInstall | None = None
     """``relay install --http`` (only for an agent with an ``HTTP_ENTRY``)."""
+    portable: Needs = field(default_factory=dict)
+    """The agent's events the portable hooks of this scope use (the user's file at user
+    scope, the project's at project scope): ``relay install`` and ``adopt`` write relay
+    entries for them too, matching their tools, their timeout covering theirs."""
 
 
 @dataclass(frozen=True, slots=True)

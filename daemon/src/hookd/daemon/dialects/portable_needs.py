@@ -1,22 +1,36 @@
 """What an agent's relay must carry for the portable hooks: the agent's own events the
 portable files use, each with the agent's names of the tools their matchers name (or
-None: every tool, or an event without tools). ``hookd relay install`` writes entries for
-them beside the adopted hooks' (``PlanOptions.portable``); ``hookd doctor`` and ``status``
-compare the relay entries in place with them.
+None: every tool, or an event without tools) and the longest timeout among their hooks.
+``hookd relay install`` writes entries for them beside the adopted hooks'
+(``PlanOptions.portable``); ``status`` and ``hookd doctor`` compare the relay entries in
+place with them.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 
-from ..model import Loaded, Source
+from ..model import HookSpec, Loaded, Source
 from . import portable
 from .claude import dialect as claude
 from .portable import PortableModule
 
-Needs = Mapping[str, frozenset[str] | None]
-"""The agent's event -> the agent's tool names its entry must match (None: all)."""
+
+@dataclass(frozen=True, slots=True)
+class PortableNeed:
+    """One agent event the portable hooks use."""
+
+    tools: frozenset[str] | None
+    """The agent's tool names the relay entry must match (None: every tool, or an event
+    without tools)."""
+    timeout_s: float
+    """The longest timeout of the portable hooks of it (the relay entry's must cover it)."""
+
+
+Needs = Mapping[str, PortableNeed]
+"""The agent's event -> what its relay entry must carry for the portable hooks."""
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]*$")
 
@@ -31,32 +45,35 @@ def portable_needs(
     """The agent's events (and tools) the portable files of ``roots`` use: the user's
     file, and the first root's when there is one (``only``: ``user`` or ``project``, that
     file alone). ``load`` reads a file (the registry's cached reading, in the daemon)."""
-    needs: dict[str, frozenset[str] | None] = {}
+    needs: dict[str, PortableNeed] = {}
     for source in portable.portable_sources(home, roots):
         if only is not None and source.layer != only:
             continue
-        for shared, matchers in _used(load(source)).items():
+        for shared, specs in _used(load(source)).items():
+            tools = _tools(mapping, specs) if shared in portable.TOOL_EVENTS else None
+            timeout = max(spec.timeout_s for spec in specs)
             for own, maps_to in mapping.EVENTS.items():
                 if maps_to == shared:
-                    tools = _tools(mapping, matchers) if shared in portable.TOOL_EVENTS else None
-                    needs[own] = _union(needs.get(own, frozenset()), tools)
+                    had = needs.get(own)
+                    needs[own] = (
+                        PortableNeed(tools, timeout)
+                        if had is None
+                        else PortableNeed(_union(had.tools, tools), max(had.timeout_s, timeout))
+                    )
     return needs
 
 
-def _used(loaded: Loaded) -> dict[str, list[str | None]]:
-    """Each shared event of one portable file with its hooks' matchers."""
-    return {
-        event: [spec.matcher for spec in specs]
-        for event, specs in loaded.hooks.items()
-        if specs and not all(spec.refused for spec in specs)
-    }
+def _used(loaded: Loaded) -> dict[str, list[HookSpec]]:
+    """Each shared event of one portable file with its hooks."""
+    return {event: list(specs) for event, specs in loaded.hooks.items() if specs}
 
 
-def _tools(mapping: PortableModule, matchers: list[str | None]) -> frozenset[str] | None:
+def _tools(mapping: PortableModule, specs: list[HookSpec]) -> frozenset[str] | None:
     """The agent's tool names for matchers that list shared tools by name (``Bash|Write``);
     None when any matcher matches more than names can say (none, ``*``, a pattern)."""
     named: set[str] = set()
-    for matcher in matchers:
+    for spec in specs:
+        matcher = spec.matcher
         if not matcher or matcher == "*":
             return None
         parts = [part.strip() for part in matcher.split("|")]
