@@ -55,13 +55,13 @@ def _build_module() -> Any:
 @pytest.mark.skipif(not SUPPORTED, reason="no ziglang wheel for this platform")
 def test_the_native_relay_is_installed_and_built_from_this_source() -> None:
     """Where PyPI has a compiler, ``pip install`` built the relay from this source (a
-    stale one: ``pip install -e ./client/python``, or ``python client/python/native/
+    stale one: ``pip install -e .``, or ``python client/python/native/
     build.py --install``)."""
     assert NATIVE is not None, relay_program.why_not_native()
     done = subprocess.run([NATIVE, "--version"], capture_output=True, text=True, timeout=60)
     assert done.stdout.strip() == _build_module().version_line(), (
         "the installed native relay is not built from this source: run 'python "
-        "client/python/native/build.py --install' (or 'pip install -e ./client/python')"
+        "client/python/native/build.py --install' (or 'pip install -e .')"
     )
     assert relay_program.relay_path() == NATIVE
     assert relay_program.relay_kind(NATIVE) == "native"

@@ -37,7 +37,9 @@ _TEMPORARY = ("/tmp", "/var/tmp", "/dev/shm")
 NATIVE_IN_DATA = "libexec/hookd/hookd-relay"
 """Where the client package installs the native relay, under its installation's data
 folder (``client/python/native/build.py``'s ``RELAY_IN_DATA``; a test holds them equal)."""
-CLIENT_DISTRIBUTION = "hookd-client"
+RELAY_DISTRIBUTIONS = ("hookd", "hookd-client")
+"""The distributions that may carry it: the whole of hookd (the repository's root) or the
+client alone (``client/python``)."""
 
 
 CHOICE_ENV = "HOOKD_RELAY"
@@ -64,17 +66,19 @@ def native_relay() -> str | None:
 
 
 def _native_candidates() -> list[str]:
-    """Where ``pip`` put it (the client distribution's own record), then where it would
-    go in this Python's data folders (``python client/python/native/build.py --install``)."""
-    found = []
-    try:
-        from importlib.metadata import PackageNotFoundError, distribution
+    """Where ``pip`` put it (the record of the distribution that carries it), then where
+    it would go in this Python's data folders (``python client/python/native/build.py
+    --install``)."""
+    from importlib.metadata import PackageNotFoundError, distribution
 
-        files = distribution(CLIENT_DISTRIBUTION).files or []
-        found += [str(distribution(CLIENT_DISTRIBUTION).locate_file(f)) for f in files
+    found = []
+    for name in RELAY_DISTRIBUTIONS:
+        try:
+            carrier = distribution(name)
+        except PackageNotFoundError:
+            continue
+        found += [str(carrier.locate_file(f)) for f in carrier.files or []
                   if str(f).replace(os.sep, "/").endswith(NATIVE_IN_DATA)]  # fmt: skip
-    except PackageNotFoundError:
-        pass
     found.append(os.path.join(sysconfig.get_path("data"), NATIVE_IN_DATA))
     user_scheme = f"{os.name}_user"
     if user_scheme in sysconfig.get_scheme_names():
