@@ -133,7 +133,7 @@ def write_or_drop(plan: Plan, path: str, old: str | None, settings: dict[str, An
 def nothing_adopted(owned: str) -> str:
     """``relay install`` with nothing adopted: an error, and what to run instead."""
     return (f"nothing is adopted in {owned}, so there is nothing to relay: run 'hookd adopt' "
-            "(same --agent and --scope) first; it writes the relay entries itself")  # fmt: skip
+            "first; it writes the relay entries itself")  # fmt: skip
 
 
 def not_relayed(owned: str) -> str:

@@ -102,6 +102,8 @@ class Places:
     owned: str
     relay: str
     feeds: tuple[str, ...]
+
+
 def relay_roots(call: RelayCall) -> tuple[str, ...]:
     """``hookd-relay claude``: the project is the agent's ``CLAUDE_PROJECT_DIR`` (else the
     event's ``cwd``)."""
