@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
     if action == "unadopt":
         without_backups(plan)
     if action in ("adopt", "install") and args.scope != "user":
-        team_files.advise(plan, project, words.of("relay install"), args.gitignore)
+        team_files.advise(plan, project, args.agent, words.of("relay install"), args.gitignore)
     elif args.gitignore:
         raise UserError("--gitignore is for 'adopt' and 'relay install' of a project's hooks "
                         "(--scope project or local): leave it out")  # fmt: skip

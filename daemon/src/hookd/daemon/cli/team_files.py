@@ -28,10 +28,10 @@ BACKUP_LINES = ("*" + BACKUP, "*" + ORIGINAL)
 OWNED = ".hookd"
 
 
-def advise(plan: Plan, project: str, command: str, write: bool) -> None:
+def advise(plan: Plan, project: str, agent: str, command: str, write: bool) -> None:
     """Add to ``plan`` what to commit and what to keep out, and (``write``) the step that
     adds the missing ``.gitignore`` lines. ``command`` is the ``relay install`` command
-    a teammate runs (its flags)."""
+    a teammate runs."""
     written = _written(plan, project)
     if not written:
         return
@@ -47,9 +47,11 @@ def advise(plan: Plan, project: str, command: str, write: bool) -> None:
     unshared = [p for p in written if _local(project, p) in plan.unshared]
     shared = [p for p in written if p not in owned and p not in names_machine + unshared]
     if names_machine:
-        ignored = [f"/{OWNED}/", *(f"/{p}" for p in names_machine if p not in tracked)]
-        plan.notes += _yours_only(names_machine, [p for p in names_machine if p in tracked],
-                                  shared, owned)  # fmt: skip
+        folders = sorted({os.path.join(*p.split(os.sep)[:2]) for p in owned})
+        ignored = [*(f"/{f}/" for f in folders),
+                   *(f"/{p}" for p in names_machine if p not in tracked)]  # fmt: skip
+        plan.notes += _yours_only(agent, names_machine, [p for p in names_machine if p in tracked],
+                                  shared, folders)  # fmt: skip
     else:
         ignored = [f"/{p}" for p in unshared]
         plan.notes += _the_teams(shared + owned, unshared, command)
@@ -79,12 +81,12 @@ def _the_teams(commit: list[str], unshared: list[str], command: str) -> list[str
 
 
 def _yours_only(
-    machine: list[str], tracked: list[str], shared: list[str], owned: list[str]
+    agent: str, machine: list[str], tracked: list[str], shared: list[str], folders: list[str]
 ) -> list[str]:
-    notes = [f"for git: {_listed(machine)} now name(s) this machine's hookd-relay, and the "
-             "agent reads no settings file of its own that a team does not share: keep this "
-             f"adoption out of the repository: do not commit {_listed(machine + shared)}, "
-             f"nor {OWNED}/ ({_listed(owned) or 'the adopted hooks'}) or hookd's "
+    notes = [f"for git: {_listed(machine)}: this machine's hookd-relay is named there, and "
+             f"{agent} reads no settings file of its own that a team does not share, so this "
+             f"adoption stays yours: do not commit {_listed(machine + shared)}, nor "
+             f"{_listed([f + '/' for f in folders]) or 'the adopted hooks'} or hookd's "
              "backups"]  # fmt: skip
     if tracked:
         quoted = " ".join(tracked)
