@@ -101,8 +101,8 @@ def _offer(plan: Plan, project: str, lines: list[str], written: list[str], write
     """The ``.gitignore`` lines git does not already follow: said, and written with
     ``write`` (a step ``--dry-run`` shows)."""
     probes = {line: _probe(line, written) for line in lines}
-    ignored = _git(project, ["check-ignore", "--no-index", "-z", "--",
-                             *(p for ps in probes.values() for p in ps)]) or set()  # fmt: skip
+    asked = "".join(p + "\0" for ps in probes.values() for p in ps)
+    ignored = _git(project, ["check-ignore", "--no-index", "-z", "--stdin"], asked) or set()
     missing = [line for line, ps in probes.items() if not all(p in ignored for p in ps)]
     path = os.path.join(project, ".gitignore")
     if not missing:
@@ -126,12 +126,12 @@ def _probe(line: str, written: list[str]) -> list[str]:
     return [line.strip("/") + ("/x" if line.endswith("/") else "")]
 
 
-def _git(project: str, args: Iterable[str]) -> set[str] | None:
+def _git(project: str, args: Iterable[str], stdin: str = "") -> set[str] | None:
     """The NUL-separated paths a git command prints in ``project`` (None: no git, or not
     a work tree). ``check-ignore`` exits 1 when it prints nothing."""
     try:
-        done = subprocess.run(["git", "-C", project, *args], capture_output=True, timeout=60,
-                              check=False)  # fmt: skip
+        done = subprocess.run(["git", "-C", project, *args], input=stdin.encode(),
+                              capture_output=True, timeout=60, check=False)  # fmt: skip
     except OSError:
         return None
     if done.returncode not in (0, 1) or (done.returncode == 1 and done.stdout):
