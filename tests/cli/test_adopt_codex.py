@@ -51,13 +51,14 @@ def test_adopt_moves_the_command_hooks_and_pins_the_relay_entries(tmp_path: Path
     assert agent["PreToolUse"][0] == {"matcher": "Bash", "hooks": [LATER, MCP]}
     relay = agent["PreToolUse"][1]["hooks"][0]
     assert relay == {"type": "command", "command": f"{RELAY} codex {agent_file}", "timeout": 15}
+    assert agent["PreToolUse"][1]["matcher"] == "Bash"  # the relay for Bash, not every tool
     assert "stays with the agent: an async hook" in done.stdout
     assert "stays with the agent: a 'mcp_tool' handler" in done.stdout
     config_text = (home / ".codex" / "config.toml").read_text()
     assert config_text.startswith('model = "gpt-5.5"\n')
     state = tomllib.loads(config_text)["hooks"]["state"]
     key = f"{agent_file}:pre_tool_use:1:0"
-    assert state[key]["trusted_hash"] == review.trusted_hash("PreToolUse", None,
+    assert state[key]["trusted_hash"] == review.trusted_hash("PreToolUse", "Bash",
                                                              relay["command"], 15)  # fmt: skip
     assert f"{agent_file}:stop:0:0" in state
 

@@ -48,14 +48,14 @@ def test_adopt_takes_each_event_from_the_file_droid_reads_and_gives_it_back(
                      "Stop": [{"hooks": [GUARD]}]}  # fmt: skip
     entry = {"type": "command", "command": f"{ENTRY_RELAY} droid {folder}", "timeout": 15.0}
     assert read(flat) == {"PreToolUse": [{"matcher": "Execute", "hooks": [KEEP]},
-                                         {"hooks": [entry]}]}  # fmt: skip
+                                         {"matcher": "Execute", "hooks": [entry]}]}  # fmt: skip
     agent = read(settings)
     assert agent["customModels"] == []
     assert agent["hooks"] == {"PreToolUse": [SHADOWED], "Stop": [{"hooks": [entry]}]}
 
     again = hookd(home, "adopt", "--scope", "user")
     assert again.returncode == 0, again.stderr
-    assert read(flat)["PreToolUse"][-1] == {"hooks": [entry]}  # one relay entry, still
+    assert read(flat)["PreToolUse"][-1] == {"matcher": "Execute", "hooks": [entry]}  # one, still
     assert len(read(flat)["PreToolUse"]) == 2
 
     back = hookd(home, "unadopt", "--scope", "user")

@@ -50,7 +50,7 @@ def test_adopt_moves_the_command_hooks_and_leaves_every_other_setting(tmp_path: 
     assert agent["hooksConfig"] == SETTINGS["hooksConfig"]
     assert agent["hooks"]["BeforeTool"][0] == {"matcher": "run_shell_command", "hooks": [RUNTIME]}
     relay = {"type": "command", "name": "hookd", "command": f"{RELAY} gemini", "timeout": 15000}
-    assert agent["hooks"]["BeforeTool"][1] == {"hooks": [relay]}
+    assert agent["hooks"]["BeforeTool"][1] == {"matcher": "run_shell_command", "hooks": [relay]}
     assert agent["hooks"]["SessionEnd"] == [{"hooks": [{**relay, "timeout": 70000}]}]
     assert "stays with the agent: a 'runtime' handler" in done.stdout
 

@@ -53,7 +53,7 @@ def test_adopt_moves_the_command_hooks_and_leaves_every_other_setting(tmp_path: 
     assert agent["disableAllHooks"] is False
     assert agent["hooks"]["PreToolUse"][0] == {"matcher": "Bash", "hooks": [HTTP, BACKGROUND]}
     relay = {"type": "command", "name": "hookd", "command": f"{RELAY} qwen", "timeout": 15}
-    assert agent["hooks"]["PreToolUse"][1] == {"hooks": [relay]}
+    assert agent["hooks"]["PreToolUse"][1] == {"matcher": "Bash", "hooks": [relay]}
     assert agent["hooks"]["Stop"] == [{"hooks": [{**relay, "timeout": 12}]}]
     assert "stays with the agent: a http hook: Qwen runs it itself" in done.stdout
     assert "stays with the agent: an async hook" in done.stdout

@@ -43,7 +43,7 @@ async def test_hooks_marks_relay_entries(rpc, settings, workspace) -> None:
     listing = await rpc.call("hooks/list", {"roots": [str(workspace)]})
 
     by_source = {(h["dialect"], h["source"]): h["relay"] for h in listing["hooks"]}
-    claude_file = str(workspace / ".claude" / "settings.json")
+    claude_file = str(workspace / ".claude" / "settings.local.json")  # this machine's entries
     cline_file = str(workspace / ".clinerules" / "hooks" / "PreToolUse")
     assert by_source[("claude", claude_file)] is True
     assert by_source[("cline", cline_file)] is True

@@ -266,4 +266,5 @@ def test_install_with_nothing_adopted_is_an_error(tmp_path: Path, agent: str) ->
                               timeout=60)  # fmt: skip
         assert done.returncode == 1, (http, done.stdout)
         assert "nothing is adopted in" in done.stderr
-        assert "run 'hookd adopt'" in done.stderr
+        # the exact command, as this run names the agent and the folders
+        assert f"run 'hookd adopt --agent {agent} --home {tmp_path}' first" in done.stderr

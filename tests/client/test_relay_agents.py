@@ -173,7 +173,8 @@ async def test_an_augment_relay_group_runs_its_matchers_adopted_hooks(
     assert done.returncode == 0, done.stderr
     assert runs(out) == ["launch"]  # not view's; not shared, which auggie runs itself
     assert json.loads((out / "launch.stdin").read_text())["context"] == "ctx"
-    relayed = json.loads(own.read_text())["hooks"]["PreToolUse"]
+    local = own.with_name("settings.local.json")  # a project's relay groups: this machine's
+    relayed = json.loads(local.read_text())["hooks"]["PreToolUse"]
     assert [g["hooks"][0]["args"] for g in relayed] == [["augment", "launch-process"],
                                                         ["augment", "view"]]  # fmt: skip
 

@@ -44,8 +44,11 @@ async def _adopt(places: dict[str, Path]) -> None:
         capture_stdout=True, capture_stderr=True, check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
-    settings = (places["ws"] / ".claude" / "settings.json").read_text()
-    assert "hookd-relay claude" in settings
+    # the relay entries name this machine's hookd-relay: in the file Claude Code keeps out
+    # of the team's repository, not in the shared one
+    local = (places["ws"] / ".claude" / "settings.local.json").read_text()
+    assert "hookd-relay claude" in local
+    assert "hookd-relay" not in (places["ws"] / ".claude" / "settings.json").read_text()
 
 
 def _observed(agent: dict[str, Any]) -> dict[str, Any]:

@@ -57,6 +57,11 @@ class Plan:
     writes: dict[str, tuple[str | None, str]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     steps: list[Step] = field(default_factory=list)
+    unshared: set[str] = field(default_factory=set)
+    """Files the plan writes that the agent keeps out of a team's repository (Claude
+    Code's ``.claude/settings.local.json``): where a project's relay entries go, since
+    they name this machine's ``hookd-relay``. ``cli/team_files`` tells the person what
+    to commit from this."""
 
 
 def handed_over(moved: int, source: str, owned: str, adopted_before: bool) -> list[str]:
@@ -89,10 +94,46 @@ def emptied(plan: Plan, owned_file: str, owned: dict[str, Any], owned_text: str 
     plan.steps += [Remove(path, tidy_up_to=top) for path in paths if os.path.lexists(path)]
 
 
+class SettingsFiles:
+    """The JSON settings files one plan reads and changes, each read once, so that a
+    plan whose hooks and relay entries sit in two files (a project's shared file and the
+    agent's local one) or in one writes each file once."""
+
+    def __init__(self) -> None:
+        self._files: dict[str, tuple[dict[str, Any], str | None]] = {}
+
+    def __getitem__(self, path: str) -> dict[str, Any]:
+        if path not in self._files:
+            self._files[path] = read_settings(path)
+        return self._files[path][0]
+
+    def text(self, path: str) -> str | None:
+        """The file's text as read (None: it did not exist)."""
+        self[path]
+        return self._files[path][1]
+
+    def writes(self, *paths: str) -> dict[str, tuple[str | None, str]]:
+        """``Plan.writes`` for ``paths`` (each once, in order)."""
+        return {path: (self.text(path), dump_settings(self[path])) for path in dict.fromkeys(paths)}
+
+
+def write_or_drop(plan: Plan, path: str, old: str | None, settings: dict[str, Any]) -> None:
+    """Write a file that hookd keeps only for its relay entries, or, when nothing is left
+    in it and hookd made it (it has no ``.hookd.orig``: the file as it was before hookd's
+    first write; that backup goes once a write gives back what it said), remove it and
+    its last backup."""
+    if settings.get("hooks") or any(key != "hooks" for key in settings):
+        plan.writes[path] = (old, dump_settings(settings))
+    elif old is not None and not os.path.lexists(path + ORIGINAL):
+        plan.steps += [Remove(p) for p in (path, path + BACKUP) if os.path.lexists(p)]
+    elif old is not None:
+        plan.writes[path] = (old, dump_settings(settings))
+
+
 def nothing_adopted(owned: str) -> str:
     """``relay install`` with nothing adopted: an error, and what to run instead."""
     return (f"nothing is adopted in {owned}, so there is nothing to relay: run 'hookd adopt' "
-            "(same --agent and --scope) first; it writes the relay entries itself")  # fmt: skip
+            "first; it writes the relay entries itself")  # fmt: skip
 
 
 def not_relayed(owned: str) -> str:

@@ -43,6 +43,23 @@ def carry_out(plan: Plan, dry_run: bool) -> None:
             print(f"hookd: {said}")
 
 
+def without_backups(plan: Plan) -> None:
+    """After ``unadopt``: each settings file the plan writes loses its ``.hookd.bak`` (the
+    version before hookd's last write, which no one needs once the hooks are back). Its
+    ``.hookd.orig`` goes when the write gives back what it said (``write_atomically``);
+    one that stays, because the file now says something else (changed since hookd first
+    wrote it), is the person's original, so the plan says where it is and leaves it."""
+    for path, (old, new) in plan.writes.items():
+        if (old is not None and differ(old, new)) or os.path.lexists(path + BACKUP):
+            plan.steps.append(Remove(path + BACKUP))
+        kept = path + ORIGINAL
+        with contextlib.suppress(FileNotFoundError), open(kept, "rb") as file:
+            if not _same_json(file.read(), new):
+                plan.notes.append(f"{kept} stays: {path} as it was before hookd first changed "
+                                  "it, which now says something else; compare the two, then "
+                                  "remove it")  # fmt: skip
+
+
 def differ(old: str | None, new: str) -> bool:
     """Whether writing ``new`` changes what the settings file says (for JSON, formatting
     alone does not count: a file hookd has nothing to change in is left as its owner

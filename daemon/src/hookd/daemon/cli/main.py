@@ -391,6 +391,8 @@ def _relay_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--project", metavar="DIR", help="the project (default: current folder)")
     parser.add_argument("--home", metavar="DIR", help="the home folder (default: $HOME)")
     parser.add_argument("--dry-run", action="store_true", help="show the diff, write nothing")
+    parser.add_argument("--gitignore", action="store_true", help="with a project's scope: add "
+                        "the lines for this machine's files to <project>/.gitignore")  # fmt: skip
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import sys
 from collections.abc import Mapping
 
@@ -25,8 +26,8 @@ from ..edits import Plan
 from ..errors import UserError
 from ..model import Dialect
 from ..settings import Settings, load_settings
-from . import relay_program
-from .file_edits import carry_out, differ
+from . import relay_program, team_files
+from .file_edits import carry_out, differ, without_backups
 from .http_readiness import readiness
 
 
@@ -55,7 +56,11 @@ def run(args: argparse.Namespace) -> int:
         options = PlanOptions(options.relay, options.environ,
                               HttpInstall(settings.http_port, args.on_error),
                               options.portable)  # fmt: skip
-    plan = integration.plan(action, home, args.scope, project, options)
+    words = _Commands(args)
+    try:
+        plan = integration.plan(action, home, args.scope, project, options)
+    except UserError as exc:
+        raise UserError(words.exact(str(exc))) from None
     if settings is not None:
         plan.notes += readiness(settings, args.config, dry_run=args.dry_run)
     if action in ("adopt", "install") and (plan.steps or plan.writes):
@@ -67,6 +72,14 @@ def run(args: argparse.Namespace) -> int:
         plan.notes.append(f"the project's hook files changed: run 'hookd allow {project}' "
                           "so that hookd runs its hooks again on a direct fire ('hookd "
                           "fire'; the agent runs them itself now)")  # fmt: skip
+    if action == "unadopt":
+        without_backups(plan)
+    if action in ("adopt", "install") and args.scope != "user":
+        team_files.advise(plan, project, args.agent, words.of("relay install"), args.gitignore)
+    elif args.gitignore:
+        raise UserError("--gitignore is for 'adopt' and 'relay install' of a project's hooks "
+                        "(--scope project or local): leave it out")  # fmt: skip
+    plan.notes = [words.exact(note) for note in plan.notes]
     carry_out(plan, args.dry_run)
     return 0
 
@@ -80,6 +93,30 @@ def _portable(agent: str, action: AdoptAction, scope: str, home: str, project: s
     if scope == "user":
         return portable_needs(mapping, home, [], only="user")
     return portable_needs(mapping, home, [project], only="project")
+
+
+class _Commands:
+    """hookd's commands as this run names them: a note's bare ``'hookd unadopt'`` (the
+    words an agent's plan uses) becomes the exact command, with this run's ``--agent``,
+    ``--scope`` and folders, so an undo line can be run as it is written."""
+
+    VERBS = ("adopt", "unadopt", "relay install", "relay uninstall")
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        flags = [f"--agent {args.agent}"]
+        if args.scope != "user":
+            flags.append(f"--scope {args.scope}")
+        flags += [f"--{name} {shlex.quote(getattr(args, name))}"
+                  for name in ("project", "home") if getattr(args, name)]  # fmt: skip
+        self.flags = " ".join(flags)
+
+    def of(self, verb: str) -> str:
+        return f"hookd {verb} {self.flags}"
+
+    def exact(self, text: str) -> str:
+        for verb in self.VERBS:
+            text = text.replace(f"'hookd {verb}'", f"'{self.of(verb)}'")
+        return text
 
 
 _ACTIONS: dict[str, AdoptAction] = {

@@ -42,7 +42,7 @@ SDK's ``CLINE_DIR``), or None where it does not move."""
 RELAY_FILE = """#!/bin/sh
 # hookd relay, written by 'hookd adopt --agent {agent}': hookd runs this event's hooks
 # from this folder, kept in {owned}
-# ('hookd unadopt --agent {agent}' gives them back).
+# ('hookd unadopt --agent {agent}{scope}' gives them back).
 exec {relay} {agent} "$0"
 """
 """A relay file; ``{relay}`` is this installation's ``hookd-relay`` by its absolute path
@@ -50,7 +50,11 @@ exec {relay} {agent} "$0"
 
 
 def relay_file(agent: str, owned: Source, relay: str) -> str:
-    return RELAY_FILE.format(agent=agent, owned=owned.path, relay=relay_entries.shell_word(relay))
+    """The relay file's text; its undo line names the scope (a project's folder: run in
+    the project)."""
+    scope = "" if owned.root is None else " --scope project"
+    return RELAY_FILE.format(agent=agent, owned=owned.path, scope=scope,
+                             relay=relay_entries.shell_word(relay))  # fmt: skip
 
 
 def plan(

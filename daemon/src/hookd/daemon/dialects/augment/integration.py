@@ -24,17 +24,18 @@ ignores in a file (a handler that is not a command, an invalid matcher), stay as
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from ...edits import (
     Plan,
-    dump_settings,
+    SettingsFiles,
     emptied,
     handed_over,
     not_relayed,
     nothing_adopted,
-    read_settings,
     without_relay,
+    write_or_drop,
 )
 from ...edits import hooks_section as _hooks
 from ...errors import UserError
@@ -69,8 +70,35 @@ failing_answer = integration.exit_code_failing
 
 
 def plan(action: AdoptAction, home: str, scope: str, project: str, options: PlanOptions) -> Plan:
-    agent_file, owned_file = paths(home, scope, project)
-    return _ACTIONS[action](agent_file, owned_file, options.relay)
+    where = places(home, scope, project)
+    plan = _ACTIONS[action](where, options.relay)
+    if where.relay != where.agent:
+        plan.unshared.add(where.relay)
+    return plan
+
+
+@dataclass(frozen=True, slots=True)
+class Places:
+    """The files of one scope's plan: auggie's file whose hooks move (``agent``), the
+    hookd-owned file they move to (``owned``), auggie's file the relay groups go to
+    (``relay``), and the hookd-owned files those groups stand for (``feeds``). A
+    project's relay groups name this machine's ``hookd-relay``, so they go to
+    ``.augment/settings.local.json`` ("personal project overrides, not committed to
+    source control", ``augment-hooks.md``) with the local scope's, never to the shared
+    ``settings.json``."""
+
+    agent: str
+    owned: str
+    relay: str
+    feeds: tuple[str, ...]
+
+
+def places(home: str, scope: str, project: str) -> Places:
+    agent, owned = paths(home, scope, project)
+    if scope == "user":
+        return Places(agent, owned, agent, (owned,))
+    local, local_owned = paths(home, "local", project)
+    return Places(agent, owned, local, (paths(home, "project", project)[1], local_owned))
 
 
 def relay_roots(call: RelayCall) -> tuple[str, ...]:
@@ -94,21 +122,21 @@ def paths(home: str, scope: str, project: str) -> tuple[str, str]:
     return found[False].path, found[True].path
 
 
-def _adopt(agent_file: str, owned_file: str, relay: str) -> Plan:
+def _adopt(where: Places, relay: str) -> Plan:
     """Move the file's command hooks into the hookd-owned file; relay their matchers."""
-    agent, agent_text = read_settings(agent_file)
-    owned, owned_text = read_settings(owned_file)
-    hooks = _hooks(agent, agent_file)
+    files = SettingsFiles()
+    agent, owned = files[where.agent], files[where.owned]
+    hooks = _hooks(agent, where.agent)
     notes: list[str] = []
     cursor = [key for key in hooks if key in augment.CURSOR_EVENTS]
     if cursor:
-        notes.append(f"{agent_file} uses Cursor-style keys ({', '.join(cursor)}): auggie reads "
+        notes.append(f"{where.agent} uses Cursor-style keys ({', '.join(cursor)}): auggie reads "
                      "such a file only as a whole, so it stays with the agent")  # fmt: skip
         return Plan(notes=notes)
     kept: dict[str, Any] = {}
     moved = 0
     for event, groups in hooks.items():
-        why = _not_adoptable(agent_file, event, groups)
+        why = _not_adoptable(where.agent, event, groups)
         if why:
             notes.append(f"{event} stays with the agent: {why}")
             kept[event] = groups
@@ -118,58 +146,78 @@ def _adopt(agent_file: str, owned_file: str, relay: str) -> Plan:
             if take:
                 owned.setdefault("hooks", {}).setdefault(event, []).append({**group, "hooks": take})
                 moved += len(take)
-    for event, groups in _relay_groups(_hooks(owned, owned_file), relay).items():
-        kept.setdefault(event, []).extend(groups)
     agent["hooks"] = kept
-    notes[:0] = handed_over(moved, agent_file, owned_file, bool(_hooks(owned, owned_file)))
-    return Plan(
-        writes={owned_file: (owned_text, dump_settings(owned)),
-                agent_file: (agent_text, dump_settings(agent))},
-        notes=notes,
-    )  # fmt: skip
+    _relayed(files, where, relay)
+    notes[:0] = handed_over(moved, where.agent, where.owned, bool(_hooks(owned, where.owned)))
+    return Plan(files.writes(where.owned, where.agent, where.relay), notes)
 
 
-def _unadopt(agent_file: str, owned_file: str, relay: str) -> Plan:
-    """Give the adopted groups back to the agent's file and remove the relay groups."""
-    agent, agent_text = read_settings(agent_file)
-    owned, owned_text = read_settings(owned_file)
-    hooks = _without_relay(_hooks(agent, agent_file))
+def _unadopt(where: Places, relay: str) -> Plan:
+    """Give the adopted groups back to the agent's file and remove their relay groups
+    (those of the other scope sharing the relay file stay)."""
+    files = SettingsFiles()
+    agent, owned = files[where.agent], files[where.owned]
+    owned_text = files.text(where.owned)
+    hooks = _without_relay(_hooks(agent, where.agent))
     returned = 0
-    for event, groups in _hooks(owned, owned_file).items():
+    for event, groups in _hooks(owned, where.owned).items():
         hooks.setdefault(event, []).extend(groups)
         returned += sum(len(g.get("hooks", [])) for g in groups)
     agent["hooks"] = hooks
     owned.pop("hooks", None)
-    plan = Plan(writes={agent_file: (agent_text, dump_settings(agent))},
-                notes=[f"{returned} hook(s) given back to {agent_file}"])  # fmt: skip
-    emptied(plan, owned_file, owned, owned_text)
+    _relayed(files, where, relay)
+    plan = Plan(writes=files.writes(where.agent),
+                notes=[f"{returned} hook(s) given back to {where.agent}"])  # fmt: skip
+    _relay_file(plan, files, where)
+    emptied(plan, where.owned, owned, owned_text)
     return plan
 
 
-def _install(agent_file: str, owned_file: str, relay: str) -> Plan:
-    """Write the relay groups for what the hookd-owned file holds."""
-    agent, agent_text = read_settings(agent_file)
-    owned, _ = read_settings(owned_file)
-    groups_of = _relay_groups(_hooks(owned, owned_file), relay)
-    hooks = _without_relay(_hooks(agent, agent_file))
-    for event, groups in groups_of.items():
-        hooks.setdefault(event, []).extend(groups)
-    agent["hooks"] = hooks
-    if not groups_of:
-        raise UserError(nothing_adopted(owned_file))
-    note = f"relaying {', '.join(sorted(groups_of))}"
-    return Plan(writes={agent_file: (agent_text, dump_settings(agent))}, notes=[note])
+def _install(where: Places, relay: str) -> Plan:
+    """Write the relay groups for what the hookd-owned files hold."""
+    files = SettingsFiles()
+    adopted = sorted(_hooks(files[where.owned], where.owned))
+    if not adopted:
+        raise UserError(nothing_adopted(where.owned))
+    _relayed(files, where, relay)
+    return Plan(writes=files.writes(where.agent, where.relay),
+                notes=[f"relaying {', '.join(adopted)}"])  # fmt: skip
 
 
-def _uninstall(agent_file: str, owned_file: str, relay: str) -> Plan:
-    """Remove the relay groups (the adopted hooks then do not run until re-installed)."""
-    agent, agent_text = read_settings(agent_file)
-    agent["hooks"] = _without_relay(_hooks(agent, agent_file))
-    owned, _ = read_settings(owned_file)
-    notes = []
-    if _hooks(owned, owned_file):
-        notes.append(not_relayed(owned_file))
-    return Plan(writes={agent_file: (agent_text, dump_settings(agent))}, notes=notes)
+def _uninstall(where: Places, relay: str) -> Plan:
+    """Remove the scope's relay groups (the adopted hooks then do not run until
+    re-installed)."""
+    files = SettingsFiles()
+    _relayed(files, where, relay, without=where.owned)
+    plan = Plan(writes=files.writes(where.agent))
+    _relay_file(plan, files, where)
+    if _hooks(files[where.owned], where.owned):
+        plan.notes.append(not_relayed(where.owned))
+    return plan
+
+
+def _relayed(files: SettingsFiles, where: Places, relay: str, without: str = "") -> None:
+    """No relay group left in the agent's file where none belongs (a project's shared
+    file, from before they moved); in the relay file, the groups of the hookd-owned
+    files they stand for (less ``without``)."""
+    for path in dict.fromkeys((where.agent, where.relay)):
+        settings = files[path]
+        settings["hooks"] = _without_relay(_hooks(settings, path))
+    adopted: dict[str, list[dict[str, Any]]] = {}
+    for owned in where.feeds:
+        if owned != without:
+            for event, groups in _hooks(files[owned], owned).items():
+                adopted.setdefault(event, []).extend(groups)
+    target = files[where.relay]
+    for event, groups in _relay_groups(adopted, relay).items():
+        target["hooks"].setdefault(event, []).extend(groups)
+
+
+def _relay_file(plan: Plan, files: SettingsFiles, where: Places) -> None:
+    """The relay file, when it is not the agent's file: written, or removed when hookd
+    made it and nothing is left in it."""
+    if where.relay != where.agent:
+        write_or_drop(plan, where.relay, files.text(where.relay), files[where.relay])
 
 
 def _not_adoptable(path: str, event: str, groups: list[dict[str, Any]]) -> str | None:
@@ -219,7 +267,7 @@ def _is_relay(handler: Any) -> bool:
     )
 
 
-_ACTIONS: dict[AdoptAction, Callable[[str, str, str], Plan]] = {
+_ACTIONS: dict[AdoptAction, Callable[[Places, str], Plan]] = {
     "adopt": _adopt, "unadopt": _unadopt, "install": _install, "uninstall": _uninstall,
 }  # fmt: skip
-"""Each action's plan from (the agent's file, the hookd-owned file, the relay's path)."""
+"""Each action's plan from the scope's files and the relay's path."""

@@ -21,10 +21,12 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from ...edits import (
     Plan,
+    SettingsFiles,
     dump_settings,
     emptied,
     handed_over,
@@ -32,9 +34,9 @@ from ...edits import (
     nothing_adopted,
     split_group,
     without_relay,
+    write_or_drop,
 )
 from ...edits import hooks_section as _hooks
-from ...edits import read_settings as _read
 from ...errors import UserError
 from ...model import Dialect
 from .. import integration
@@ -76,10 +78,30 @@ failing_answer = integration.exit_code_failing
 
 
 def plan(action: AdoptAction, home: str, scope: str, project: str, options: PlanOptions) -> Plan:
-    agent_file, owned_file = paths(home, scope, project)
+    where = places(home, scope, project)
     if options.http is not None:
-        return _install_http(agent_file, owned_file, options)
-    return _ACTIONS[action](agent_file, owned_file, options.relay)
+        return _install_http(where, options)
+    plan = _ACTIONS[action](where, options.relay)
+    if where.relay != where.agent:
+        plan.unshared.add(where.relay)
+    return plan
+
+
+@dataclass(frozen=True, slots=True)
+class Places:
+    """The files of one scope's plan: the agent's file whose hooks move (``agent``), the
+    hookd-owned file they move to (``owned``), the agent's file the relay entries go to
+    (``relay``), and the hookd-owned files those entries stand for (``feeds``).
+
+    A project's shared ``.claude/settings.json`` gets no relay entry: an entry names this
+    machine's ``hookd-relay`` by its absolute path, so the project's and the local scope's
+    entries both go to ``.claude/settings.local.json`` (the file Claude Code keeps out of
+    the team's repository), one per event either scope adopted."""
+
+    agent: str
+    owned: str
+    relay: str
+    feeds: tuple[str, ...]
 
 
 def relay_roots(call: RelayCall) -> tuple[str, ...]:
@@ -95,14 +117,22 @@ def paths(home: str, scope: str, project: str) -> tuple[str, str]:
     return os.path.join(folder, _FILES[scope]), adopted_path(home, scope, project)
 
 
-def _adopt(agent_file: str, owned_file: str, relay: str) -> Plan:
+def places(home: str, scope: str, project: str) -> Places:
+    agent, owned = paths(home, scope, project)
+    if scope == "user":
+        return Places(agent, owned, agent, (owned,))
+    local, local_owned = paths(home, "local", project)
+    return Places(agent, owned, local, (adopted_path(home, "project", project), local_owned))
+
+
+def _adopt(where: Places, relay: str) -> Plan:
     """Move the agent's command hooks into the hookd-owned file; relay their events."""
-    agent, agent_text = _read(agent_file)
-    owned, owned_text = _read(owned_file)
+    files = SettingsFiles()
+    agent, owned = files[where.agent], files[where.owned]
     notes: list[str] = []
     kept: dict[str, list[Any]] = {}
     moved = 0
-    for event, groups in _hooks(agent, agent_file).items():
+    for event, groups in _hooks(agent, where.agent).items():
         for group in groups:
             stay, take = split_group(group, event, notes, _not_adoptable)
             if take:
@@ -111,56 +141,88 @@ def _adopt(agent_file: str, owned_file: str, relay: str) -> Plan:
             if stay:
                 kept.setdefault(event, []).append({**group, "hooks": stay})
     agent["hooks"] = kept
-    notes[:0] = handed_over(moved, agent_file, owned_file, bool(_hooks(owned, owned_file)))
+    notes[:0] = handed_over(moved, where.agent, where.owned, bool(_hooks(owned, where.owned)))
     if moved:
         notes.append(ASYNC_REPLY_NOTE)
-    http = http_relay.installed(agent)
-    _relay_entries(agent, owned, relay)
-    if http is not None:  # the http entries stay http entries
-        notes += http_relay.to_http(agent, *http, _command_entry(relay), _is_command_entry)
-    writes = {owned_file: (owned_text, dump_settings(owned)),
-              agent_file: (agent_text, dump_settings(agent))}  # fmt: skip
-    return Plan(writes, notes)
+    notes += _relayed(files, where, relay)
+    return Plan(files.writes(where.owned, where.agent, where.relay), notes)
 
 
-def _unadopt(agent_file: str, owned_file: str, relay: str) -> Plan:
-    """Give the adopted hooks back to the agent's file and remove the relay entries."""
-    agent, agent_text = _read(agent_file)
-    owned, owned_text = _read(owned_file)
-    _drop_relay(agent)
+def _unadopt(where: Places, relay: str) -> Plan:
+    """Give the adopted hooks back to the agent's file and remove their relay entries
+    (those of the other scope sharing the relay file stay)."""
+    files = SettingsFiles()
+    agent, owned = files[where.agent], files[where.owned]
+    owned_text = files.text(where.owned)
     returned = 0
-    for event, groups in _hooks(owned, owned_file).items():
+    for event, groups in _hooks(owned, where.owned).items():
         for group in groups:
             add_group(agent, event, group)
             returned += len(group.get("hooks", []))
     owned.pop("hooks", None)
-    plan = Plan({agent_file: (agent_text, dump_settings(agent))},
-                [f"{returned} hook(s) given back to {agent_file}"])  # fmt: skip
-    emptied(plan, owned_file, owned, owned_text)
+    _relayed(files, where, relay)
+    plan = Plan(files.writes(where.agent), [f"{returned} hook(s) given back to {where.agent}"])
+    _relay_file(plan, files, where)
+    emptied(plan, where.owned, owned, owned_text)
     return plan
 
 
-def _install(agent_file: str, owned_file: str, relay: str) -> Plan:
-    """Write the relay entries for the events the hookd-owned file has hooks for."""
-    agent, agent_text = _read(agent_file)
-    owned, _ = _read(owned_file)
-    _relay_entries(agent, owned, relay)
-    events = sorted(_hooks(owned, owned_file))
+def _install(where: Places, relay: str) -> Plan:
+    """Write the relay entries for the events the hookd-owned files have hooks for."""
+    files = SettingsFiles()
+    events = sorted(_hooks(files[where.owned], where.owned))
     if not events:
-        raise UserError(nothing_adopted(owned_file))
-    return Plan({agent_file: (agent_text, dump_settings(agent))}, [f"relaying {', '.join(events)}"])
+        raise UserError(nothing_adopted(where.owned))
+    notes = [f"relaying {', '.join(events)}", *_relayed(files, where, relay)]
+    return Plan(files.writes(where.agent, where.relay), notes)
 
 
-def _install_http(agent_file: str, owned_file: str, options: PlanOptions) -> Plan:
+def _install_http(where: Places, options: PlanOptions) -> Plan:
     """``install --http``: the relay entries as Claude Code http hook entries, which reach
     the daemon's http entry with no process per event (``http_relay``)."""
     assert options.http is not None
-    plan = _install(agent_file, owned_file, options.relay)
-    agent = json.loads(plan.writes[agent_file][1])
+    plan = _install(where, options.relay)
+    agent = json.loads(plan.writes[where.relay][1])
     plan.notes += http_relay.to_http(agent, options.http.port, options.http.on_error,
                                      _command_entry(options.relay), _is_command_entry)  # fmt: skip
-    plan.writes[agent_file] = (plan.writes[agent_file][0], dump_settings(agent))
+    plan.writes[where.relay] = (plan.writes[where.relay][0], dump_settings(agent))
+    if where.relay != where.agent:
+        plan.unshared.add(where.relay)
     return plan
+
+
+def _uninstall(where: Places, relay: str) -> Plan:
+    """Remove the relay entries of the scope's hooks (adopted hooks then do not run until
+    re-installed; those of the other scope sharing the relay file stay)."""
+    files = SettingsFiles()
+    _relayed(files, where, relay, without=where.owned)
+    plan = Plan(files.writes(where.agent))
+    _relay_file(plan, files, where)
+    if _hooks(files[where.owned], where.owned):
+        plan.notes.append(not_relayed(where.owned))
+    return plan
+
+
+def _relayed(files: SettingsFiles, where: Places, relay: str, without: str = "") -> list[str]:
+    """Rewrite the relay entries: none left in the agent's file where they do not belong
+    (a project's shared file, from before they moved), one per event of the hookd-owned
+    files they stand for (less ``without``) in the relay file, http entries where http
+    entries were; returns what it says of the http entries."""
+    target = files[where.relay]
+    http = http_relay.installed(target) or http_relay.installed(files[where.agent])
+    _drop_relay(files[where.agent])
+    feeds = [files[owned] for owned in where.feeds if owned != without]
+    _relay_entries(target, feeds, relay)
+    if http is None or not any(_hooks(owned, "") for owned in feeds):
+        return []
+    return http_relay.to_http(target, *http, _command_entry(relay), _is_command_entry)
+
+
+def _relay_file(plan: Plan, files: SettingsFiles, where: Places) -> None:
+    """The relay file after its entries were taken out, when it is not the agent's file:
+    written, or removed when hookd made it and nothing is left in it."""
+    if where.relay != where.agent:
+        write_or_drop(plan, where.relay, files.text(where.relay), files[where.relay])
 
 
 def _is_command_entry(handler: Any) -> bool:
@@ -180,17 +242,6 @@ def _command_entry(relay: str) -> Any:
     return entry
 
 
-def _uninstall(agent_file: str, owned_file: str, relay: str) -> Plan:
-    """Remove the relay entries (adopted hooks then do not run until re-installed)."""
-    agent, agent_text = _read(agent_file)
-    _drop_relay(agent)
-    owned, _ = _read(owned_file)
-    notes = []
-    if _hooks(owned, owned_file):
-        notes.append(not_relayed(owned_file))
-    return Plan({agent_file: (agent_text, dump_settings(agent))}, notes)
-
-
 def _not_adoptable(handler: Any) -> str | None:
     """Why hookd cannot run this handler for the agent ("" for the relay itself)."""
     if not isinstance(handler, dict):
@@ -206,12 +257,17 @@ def _not_adoptable(handler: Any) -> str | None:
     return None
 
 
-def _relay_entries(agent: dict[str, Any], owned: dict[str, Any], relay: str) -> None:
-    """One relay entry per event the hookd-owned file has hooks for, none for others."""
+def _relay_entries(agent: dict[str, Any], feeds: list[dict[str, Any]], relay: str) -> None:
+    """One relay entry per event the hookd-owned files have hooks for, none for others;
+    its matcher matches whatever the adopted groups' matchers match."""
     _drop_relay(agent)
     hooks = agent.setdefault("hooks", {})
     entry = _command_entry(relay)
-    for event, groups in _hooks(owned, "").items():
+    adopted: dict[str, list[dict[str, Any]]] = {}
+    for owned in feeds:
+        for event, groups in _hooks(owned, "").items():
+            adopted.setdefault(event, []).extend(groups)
+    for event, groups in adopted.items():
         timeouts = [_timeout(event, h) for g in groups for h in g.get("hooks", [])]
         longest = max(timeouts, default=_timeout(event, {}))
         group: dict[str, Any] = {"hooks": [entry(longest + RELAY_MARGIN_S)]}
@@ -237,7 +293,7 @@ def _is_relay(handler: Any) -> bool:
     return _not_adoptable(handler) == ""
 
 
-_ACTIONS: dict[AdoptAction, Callable[[str, str, str], Plan]] = {
+_ACTIONS: dict[AdoptAction, Callable[[Places, str], Plan]] = {
     "adopt": _adopt, "unadopt": _unadopt, "install": _install, "uninstall": _uninstall,
 }  # fmt: skip
-"""Each action's plan from (the agent's file, the hookd-owned file, the relay's path)."""
+"""Each action's plan from the scope's files and the relay's path."""

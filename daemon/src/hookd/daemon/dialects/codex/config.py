@@ -44,7 +44,7 @@ HANDLER_TYPES = ("command", "mcp_tool", "prompt", "agent")
 HOOKS_FILE = "hooks.json"
 CONFIG_FILE = "config.toml"
 REQUIREMENTS_FILE = "requirements.toml"
-_EXACT_MATCHER = re.compile(r"[A-Za-z0-9_|]*")
+EXACT_MATCHER = re.compile(r"[A-Za-z0-9_|]*")
 """A matcher of only these characters is a list of exact names; any other a regex."""
 _EVENT_SET = frozenset(EVENTS)
 
@@ -158,7 +158,7 @@ def _group(source: Source, event: str, index: int, group: Any, said: list[str]) 
     parsed = [_handler(h) for h in handlers]  # every handler checked: one bad skips the file
     if event not in MATCHED_FIELD:
         matcher = None  # ignored on this event: not even checked
-    elif matcher is not None and not _valid_matcher(matcher):
+    elif matcher is not None and not valid_matcher(matcher):
         said.append(f"invalid matcher {json.dumps(matcher)} in {source.path}: "
                     f"{_regex_error(matcher)}")  # fmt: skip
         return []
@@ -264,7 +264,7 @@ def matches(matcher: str | None, names: tuple[str, ...]) -> bool:
     expression searched anywhere in the name (``^Ba`` matches ``Bash``)."""
     if matcher is None or matcher in ("", "*"):
         return True
-    if _EXACT_MATCHER.fullmatch(matcher):
+    if EXACT_MATCHER.fullmatch(matcher):
         wanted = set(matcher.split("|"))
         return any(name in wanted for name in names)
     try:
@@ -274,8 +274,8 @@ def matches(matcher: str | None, names: tuple[str, ...]) -> bool:
     return any(pattern.search(name) for name in names)
 
 
-def _valid_matcher(matcher: str) -> bool:
-    if matcher in ("", "*") or _EXACT_MATCHER.fullmatch(matcher):
+def valid_matcher(matcher: str) -> bool:
+    if matcher in ("", "*") or EXACT_MATCHER.fullmatch(matcher):
         return True
     try:
         re.compile(matcher)

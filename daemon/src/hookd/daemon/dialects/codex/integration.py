@@ -47,11 +47,12 @@ from ..integration import (
     add_group,
     text,
 )
+from ..matcher_union import alternation, distinct
 from ..relay_entries import RELAY_COMMAND, shell_word
 from . import review
-from .config import CONFIG_FILE, HOOKS_FILE
+from .config import CONFIG_FILE, EXACT_MATCHER, HOOKS_FILE, valid_matcher
 from .dialect import adopted_path
-from .events import DEFAULT_TIMEOUT_S, SHORT_CAP_S, SHORT_EVENTS
+from .events import DEFAULT_TIMEOUT_S, MATCHED_FIELD, SHORT_CAP_S, SHORT_EVENTS
 
 DIALECT = Dialect.CODEX
 ADOPT_SCOPES: Mapping[str, str] = {
@@ -194,11 +195,14 @@ def _relayed(
     pins: dict[str, str] = {}
     for event, groups in _hooks(owned, "").items():
         timeout = _relay_timeout(event, groups)
-        hooks.setdefault(event, []).append(
-            {"hooks": [{"type": "command", "command": command, "timeout": timeout}]}
-        )
+        group: dict[str, Any] = {"hooks": [{"type": "command", "command": command,
+                                            "timeout": timeout}]}  # fmt: skip
+        matcher = union_matcher(event, [g.get("matcher") for g in groups])
+        if matcher is not None:
+            group = {"matcher": matcher, **group}
+        hooks.setdefault(event, []).append(group)
         where = review.key(agent_file, event, len(hooks[event]) - 1, 0)
-        pins[where] = review.trusted_hash(event, None, command, _effective(event, timeout))
+        pins[where] = review.trusted_hash(event, matcher, command, _effective(event, timeout))
     config_text = _text_of(config_file)
     new_config, said = review.with_pins(config_text, pins, config_file, agent_file)
     plan = Plan({agent_file: (agent_text, dump_settings(agent))}, notes + said)
@@ -207,6 +211,23 @@ def _relayed(
     if pins:
         plan.notes.append(f"the relay entries are marked reviewed for Codex in {config_file}")
     return plan
+
+
+def union_matcher(event: str, matchers: list[Any]) -> str | None:
+    """A relay entry's matcher, matching whatever the adopted groups' matchers match
+    (``config.matches``; None: every tool). Exact name lists stay one exact list; with a
+    regular expression among them, each exact list becomes an anchored expression beside
+    it. A group whose expression does not compile never runs in Codex, so it adds
+    nothing."""
+    if event not in MATCHED_FIELD:
+        return None
+    found = distinct(matchers, ("", "*"))
+    usable = [m for m in found or () if valid_matcher(m)]
+    if found is None or not usable:
+        return None
+    if all(EXACT_MATCHER.fullmatch(m) for m in usable):
+        return "|".join(dict.fromkeys(n for m in usable for n in m.split("|") if n)) or None
+    return alternation([f"^(?:{m})$" if EXACT_MATCHER.fullmatch(m) else m for m in usable])
 
 
 def _unpinned(config_file: str, agent_file: str, plan: Plan) -> None:

@@ -30,12 +30,21 @@ from hookd.protocol import FireResult
 from ...edits import Plan, Remove, not_relayed, nothing_adopted, read_settings
 from ...errors import UserError
 from ...model import Dialect, FireRequest
+from ..claude import rules as claude_rules
 from ..codex import integration as codex_integration
 from ..integration import AdoptAction, HttpEntry, PlanOptions, RelayAnswer, RelayCall, RelayFacts
+from ..matcher_union import BACKREFERENCE, distinct
 from ..relay_entries import RELAY_COMMAND, shell_word
 from . import config
 from .dialect import adopted_folder, errored
-from .events import AGENT_EVENT, DEFAULT_TIMEOUT_S, WARNS_ON_EXIT2
+from .events import (
+    AGENT_EVENT,
+    AGENT_NAME_MATCHED,
+    DEFAULT_TIMEOUT_S,
+    PASCAL,
+    TOOL_MATCHED,
+    WARNS_ON_EXIT2,
+)
 
 DIALECT = Dialect.COPILOT
 ADOPT_SCOPES: Mapping[str, str] = {
@@ -258,7 +267,36 @@ def _add_entries(agent: dict[str, Any], path: str, owned: dict[str, Any], relay:
     for key, items in _hooks(owned).items():
         if key in AGENT_EVENT and items:
             timeout = sum(_timeout(item) for item in items)
-            hooks.setdefault(key, []).append(_entry(relay, path, key, timeout))
+            entry = _entry(relay, path, key, timeout)
+            matcher = union_matcher(key, [i.get("matcher") if isinstance(i, dict) else None
+                                          for i in items])  # fmt: skip
+            if matcher is not None:
+                entry["matcher"] = matcher
+            hooks.setdefault(key, []).append(entry)
+
+
+def union_matcher(key: str, matchers: list[Any]) -> str | None:
+    """A relay entry's matcher for the items adopted under ``key`` (``dialect._matches``,
+    ``copilot-research.md §3.4``; None: no matcher). A camelCase key tests
+    ``^(?:matcher)$``, so the matchers joined by ``|`` match exactly what they match
+    (one that is invalid, which Copilot skips with its hook, adds nothing). A PascalCase
+    tool key reads Claude's matchers and the runtime name's ``|`` tokens: lists of exact
+    names join into one list; with an expression among them, no matcher. Other keys
+    ignore matchers (or are not known to read them)."""
+    event = AGENT_EVENT.get(key)
+    if event not in TOOL_MATCHED | AGENT_NAME_MATCHED:
+        return None
+    if key in PASCAL and key != "PermissionRequest" and event in TOOL_MATCHED:
+        found = distinct(matchers, ("*",))
+        if found is None or len(found) == 1:
+            return found[0] if found else None
+        union = claude_rules.union_matcher("PreToolUse", found)
+        return union if union is not None and "(?:" not in union else None
+    found = distinct(matchers, (".*",))
+    usable = [m for m in found or () if m not in ("", "*") and config.anchored(m) is not None]
+    if found is None or not usable or any(BACKREFERENCE.search(m) for m in usable):
+        return None
+    return "|".join(usable)
 
 
 def _owned_files(folder: str, owned: str) -> list[tuple[str, str]]:

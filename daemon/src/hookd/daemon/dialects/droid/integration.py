@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -28,6 +29,7 @@ from ...errors import UserError
 from ...model import Dialect, FireRequest
 from ..codex import integration as codex_integration
 from ..integration import AdoptAction, HttpEntry, PlanOptions, RelayAnswer, RelayCall, RelayFacts
+from ..matcher_union import alternation, compiles, distinct, exactly
 from ..relay_entries import RELAY_COMMAND, shell_word
 from . import config
 from . import events as ev
@@ -219,8 +221,39 @@ def _relay_entries(place: _Folder, folder: str, owned: Mapping[str, Any], relay:
                        for h in g.get("hooks", [])), default=ev.DEFAULT_TIMEOUT_S)  # fmt: skip
         entry = {"type": "command", "command": relay_command(relay, folder),
                  "timeout": longest + RELAY_MARGIN_S}  # fmt: skip
+        adopted = [g for g in groups if isinstance(g, dict)]
+        group: dict[str, Any] = {"hooks": [entry]}
+        regex = union_command_regex([g.get("commandRegex") for g in adopted])
+        if regex is not None:
+            group = {"commandRegex": regex, **group}
+        matcher = union_matcher(event, [g.get("matcher") for g in adopted])
+        if matcher is not None:
+            group = {"matcher": matcher, **group}
         events = place.home_of(event)
-        events[event] = [*events.get(event, []), {"hooks": [entry]}]
+        events[event] = [*events.get(event, []), group]
+
+
+def union_matcher(event: str, matchers: list[Any]) -> str | None:
+    """A relay entry's matcher for an event's adopted groups (``dialect._applies``; None:
+    no matcher): each matcher as the unanchored expression Droid tests, and as its exact
+    name where the expression would miss it (Droid compares the name first)."""
+    if event not in ev.MATCHER_FIELD:
+        return None
+    found = distinct(matchers, ("", "*"))
+    if found is None or len(found) == 1:
+        return found[0] if found else None
+    pieces = [m for m in found if compiles(m)]
+    pieces += [exactly(m) for m in found if not compiles(m) or re.search(m, m) is None]
+    return alternation(pieces)
+
+
+def union_command_regex(regexes: list[Any]) -> str | None:
+    """A relay entry's ``commandRegex`` for the adopted groups: only when every group has
+    one (a group without matches any command), each as a group of one alternation (one
+    that does not compile never matches in Droid, and adds nothing)."""
+    found = distinct((r or None for r in regexes), ())
+    usable = [r for r in found or () if compiles(r)]
+    return alternation(usable) if found is not None and usable else None
 
 
 def _timeout(handler: Any) -> float:

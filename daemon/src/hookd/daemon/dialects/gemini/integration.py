@@ -49,9 +49,11 @@ from ..integration import (
     add_group,
     text,
 )
+from ..matcher_union import alternation, compiles, distinct, exactly
 from ..relay_entries import RELAY_COMMAND, shell_word
 from .config import CONFIG_FIELDS, HANDLER_TYPES, SETTINGS_FILE, timeout_ms
 from .dialect import adopted_path
+from .events import MATCHED_FIELD, TOOL_EVENTS
 
 DIALECT = Dialect.GEMINI
 ADOPT_SCOPES: Mapping[str, str] = {
@@ -75,11 +77,18 @@ class Shape:
     """What the adopt plans of a Gemini-style ``settings.json`` (Gemini CLI's, and Qwen
     Code's, which forked it) need of the agent: the relay's argument, why a handler stays
     with the agent (``""``: it is the relay itself), and the relay entry's ``timeout``
-    covering the given groups' hooks, in the agent's unit."""
+    covering the given groups' hooks, in the agent's unit, and its matcher.
+
+    An entry's matcher covers the groups adopted from its own file only: the agent drops
+    a duplicate entry (the user's and a project's) after matching, so the entry of each
+    file whose groups match starts the one run, which fires every adopted hook whose
+    matcher matches."""
 
     argument: str
     not_adoptable: Callable[[Any], str | None]
     relay_timeout: Callable[[list[dict[str, Any]]], int | float]
+    union_matcher: Callable[[str, list[Any]], str | None]
+    """The relay entry's matcher for an event's adopted groups (None: no matcher)."""
 
 
 def failing_answer(message: str, block: bool) -> RelayAnswer:
@@ -239,7 +248,11 @@ def _relayed(
         also = [g for other in more for g in _hooks(other, "").get(event, [])]
         entry = {"type": "command", "name": RELAY_NAME, "command": command,
                  "timeout": shape.relay_timeout(groups + also)}  # fmt: skip
-        events.setdefault(event, []).append({"hooks": [entry]})
+        group: dict[str, Any] = {"hooks": [entry]}
+        matcher = shape.union_matcher(event, [g.get("matcher") for g in groups])
+        if matcher is not None:
+            group = {"matcher": matcher, **group}
+        events.setdefault(event, []).append(group)
     _with_hooks(agent, events)
     return Plan({agent_file: (agent_text, dump_settings(agent))}, notes)
 
@@ -270,7 +283,22 @@ def _without_relay(
     return without_relay(hooks, lambda handler: shape.not_adoptable(handler) == "")
 
 
-GEMINI = Shape(RELAY_ARGUMENT, _not_adoptable, _relay_timeout)
+def union_matcher(event: str, matchers: list[Any]) -> str | None:
+    """Gemini's union (``dialect._matches``, §2.2): on the tool events each matcher as an
+    unanchored expression (one that does not compile, which Gemini compares as text, as
+    that exact name); on the events matched by exact text, the one value they all name
+    (different values: none, every value)."""
+    if event not in MATCHED_FIELD:
+        return None
+    found = distinct(matchers, ("", "*"), strip=True)
+    if found is None or len(found) == 1:
+        return found[0] if found else None
+    if event not in TOOL_EVENTS:
+        return None
+    return alternation([m if compiles(m) else exactly(m) for m in found])
+
+
+GEMINI = Shape(RELAY_ARGUMENT, _not_adoptable, _relay_timeout, union_matcher)
 
 _ACTIONS: dict[AdoptAction, Callable[[str, str, str, tuple[str, ...], Shape], Plan]] = {
     "adopt": _adopt, "unadopt": _unadopt, "install": _install, "uninstall": _uninstall,

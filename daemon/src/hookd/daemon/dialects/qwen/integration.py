@@ -30,10 +30,11 @@ from .. import integration
 from ..gemini import integration as gemini_integration
 from ..gemini.integration import Shape, settings_plan
 from ..integration import AdoptAction, HttpEntry, PlanOptions, RelayFacts
+from ..matcher_union import BACKREFERENCE, compiles, distinct
 from ..relay_entries import RELAY_COMMAND
 from .config import HANDLER_TYPES, SETTINGS_FILE, timeout_s
 from .dialect import adopted_path
-from .events import MS_FROM
+from .events import MATCHED_FIELD, MS_FROM
 
 DIALECT = Dialect.QWEN
 ADOPT_SCOPES: Mapping[str, str] = {
@@ -97,4 +98,21 @@ def _relay_timeout(groups: list[dict[str, Any]]) -> int:
     return seconds if seconds < MS_FROM else seconds * 1000
 
 
-QWEN = Shape(RELAY_ARGUMENT, _not_adoptable, _relay_timeout)
+def union_matcher(event: str, matchers: list[Any]) -> str | None:
+    """Qwen's union (``dialect._matches``, §2.1): the matchers joined by ``|``, one that
+    does not start with ``^`` or ``(`` first, so that Qwen still splits the union into
+    alternatives and compares each with the subject and its aliases (``Bash`` for
+    ``run_shell_command``, never tested as an expression), and tests the whole as an
+    expression that matches where any of them does. With one that does not compile (the
+    whole would not either) or a back-reference: no matcher."""
+    if event not in MATCHED_FIELD:
+        return None
+    found = distinct(matchers, ("", "*", ".*"), strip=True)
+    if found is None or len(found) == 1:
+        return found[0] if found else None
+    if any(not compiles(m) or BACKREFERENCE.search(m) for m in found):
+        return None
+    return "|".join(sorted(found, key=lambda m: m.startswith(("^", "("))))
+
+
+QWEN = Shape(RELAY_ARGUMENT, _not_adoptable, _relay_timeout, union_matcher)
