@@ -288,8 +288,8 @@ async def test_a_portable_hook_runs_once_whatever_the_relay_entries(
 async def test_copilot_running_a_claude_relay_entry_runs_no_portable_hook(
     rpc, settings, workspace, isolated_home, tmp_path
 ) -> None:
-    """Copilot also runs a project's ``.claude/settings.json`` (§1.1), where ``hookd adopt
-    --agent claude`` puts Claude's relay entries: there the portable hooks do not run
+    """Copilot also runs a project's ``.claude/settings.json`` and ``settings.local.json``
+    (§1.1), where ``hookd adopt --agent claude`` puts Claude's relay entries: there the portable hooks do not run
     (Copilot's own fires run them, in its words); in Claude Code's own fire they do."""
     runs = tmp_path / "runs"
     portable(isolated_home, claude_settings("UserPromptSubmit", command(
@@ -297,7 +297,8 @@ async def test_copilot_running_a_claude_relay_entry_runs_no_portable_hook(
     write_json(workspace / ".claude" / "settings.json",
                claude_settings("UserPromptSubmit", command(f"echo claude-own >> {runs}")))  # fmt: skip
     adopt("claude", settings.home, workspace, "project")
-    settings_text = (workspace / ".claude" / "settings.json").read_text()
+    # the relay entries go to the local file (Copilot runs it too: §1.1)
+    settings_text = (workspace / ".claude" / "settings.local.json").read_text()
     from_copilot = {  # Copilot's PascalCase payload (§3.2)
         "hook_event_name": "UserPromptSubmit",
         "session_id": "s",
