@@ -14,7 +14,8 @@ from typing import Any
 
 import trio
 
-from agents.portable.matrix import portable_settings
+from agents.portable.matrix import Portable, fire_records, fire_warnings, portable_settings
+from hookd.daemon.settings import Settings
 
 
 async def relay_install(agent: str, home: Path, *scope: str) -> str:
@@ -46,3 +47,24 @@ def recorded(record: Path) -> list[dict[str, Any]]:
     path = record / "env.jsonl"
     lines = path.read_text().splitlines() if path.exists() else []
     return [json.loads(line) for line in lines if line]
+
+
+def assert_once_per_event(
+    settings: Settings, agent: str, shell: str, portable: Portable, project_runs: Path
+) -> None:
+    """After the matrix's session (two shell calls, one prompt): each portable hook ran
+    once per event, the project's recorder as often, though the agent fired the relay
+    entry of both layers for each shell call (in one of the two fires, the user's entry's,
+    the three portable hooks of Bash ran; in the other none); no fire warned."""
+    assert len(portable.runs("session")) == 1
+    assert len(portable.runs("prompt")) == 1
+    assert len(portable.runs("rmrf")) == 2  # the rm -rf and the marker command
+    assert len(recorded(project_runs)) == 2
+    shell_fires = [
+        [hook["source"] for hook in record.get("hooks") or ()]
+        for record in fire_records(settings)
+        if record.get("agent") == agent and record.get("event") == "PreToolUse"
+        and record.get("tool") == shell
+    ]  # fmt: skip
+    assert sorted(len(sources) for sources in shell_fires) == [0, 0, 3, 3], shell_fires
+    assert fire_warnings(settings, agent) == []
