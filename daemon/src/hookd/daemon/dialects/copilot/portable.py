@@ -9,9 +9,10 @@ camelCase key, with the tool renamed (§3.4) and its arguments renamed to Claude
 {file_path, content}``, ``edit {path, old_str, new_str}`` → ``Edit {file_path,
 old_string, new_string}``); a rewrite is renamed back, as ``modifiedArgs``. The argument
 names are the tool schemas the agent offers its model (§6); that ``toolArgs`` carries
-them as they are is seen for ``bash`` only (§3.1): ``view``/``create``/``edit`` are
-inferred, ``grep``/``glob``/``web_fetch``/``powershell`` not confirmed (kept as they are),
-for the real-agent matrix to check. ``toolArgs`` given as JSON text (Copilot's documents
+them as they are is seen for ``bash`` (§3.1) and, in the real-agent matrix
+(``tests/agents/portable/test_portable_copilot.py``), for ``create`` and ``edit``;
+``view`` is inferred, ``grep``/``glob``/``web_fetch``/``powershell`` not confirmed (kept
+as they are). ``toolArgs`` given as JSON text (Copilot's documents
 say so; 1.0.102 sends an object) is read as the object it holds.
 
 Once per agent event: Copilot runs every relay entry of every hook file (§1.1: nothing is
