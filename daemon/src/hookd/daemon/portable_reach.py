@@ -13,7 +13,7 @@ from typing import Any
 
 from .all_dialects import PORTABLE
 from .dialects import relay_entries
-from .dialects.portable import portable_sources
+from .dialects.portable import portable_sources, spelled
 from .dialects.portable_needs import portable_needs
 from .model import Dialect
 from .registry.registry import Registry
@@ -47,7 +47,8 @@ def uncarried_for(
     home = registry.settings.home
     for layer in ("user", "project"):
         needs = portable_needs(mapping, home, roots, registry.current, only=layer)
-        for event in sorted(set(needs) - relayed):
+        carried = {spelled(mapping, event) for event in relayed}
+        for event in sorted({spelled(mapping, event) for event in needs} - carried):
             fix = f"hookd relay install --agent {dialect.value}"
             if layer == "project":
                 fix += f" --scope project --project {shlex.quote(roots[0])}"
