@@ -30,6 +30,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import trio
+
 from agents.portable.hooks_script import (
     ENV_REASON,
     ORIGINAL,
@@ -44,7 +46,8 @@ from hookd.daemon.settings import Settings
 __all__ = [
     "CASES", "ENV_REASON", "ORIGINAL", "PROMPT_CONTEXT", "REWRITTEN", "RMRF_REASON",
     "SESSION_CONTEXT", "Portable", "fire_records", "fire_warnings", "hooks_file",
-    "portable_settings", "rewrite_command", "rmrf_command", "write_portable_hooks",
+    "portable_settings", "relay_install", "rewrite_command", "rmrf_command",
+    "write_portable_hooks",
 ]  # fmt: skip
 
 SCRIPT = Path(__file__).with_name("hooks_script.py")
@@ -150,3 +153,16 @@ def fire_warnings(settings: Settings, agent: str, events: Iterable[str] | None =
         if record.get("agent") == agent and (wanted is None or record.get("event") in wanted)
         for warning in record.get("warnings") or ()
     ]
+
+
+async def relay_install(agent: str, home: Path, *more: str) -> str:
+    """The real ``hookd relay install --agent <agent> --home <home>`` (``more``: other
+    options, ``--scope``, ``--project``); what it said. It must succeed."""
+    done = await trio.run_process(
+        [sys.executable, "-m", "hookd", "relay", "install", "--agent", agent,
+         "--home", str(home), *more],
+        capture_stdout=True, capture_stderr=True, check=False,
+    )  # fmt: skip
+    said = done.stdout.decode() + done.stderr.decode()
+    assert done.returncode == 0, said
+    return said
