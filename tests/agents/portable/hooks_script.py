@@ -32,7 +32,8 @@ def answer(case: str, event: dict[str, Any]) -> dict[str, Any] | None:
             return _pre(permissionDecision="deny", permissionDecisionReason=RMRF_REASON)
         return None
     if case == "env":
-        if Path(str(tool_input.get("file_path", ""))).name == ".env":
+        name = Path(str(tool_input.get("file_path", ""))).name
+        if name == ".env" or name.startswith(".env."):
             return _pre(permissionDecision="deny", permissionDecisionReason=ENV_REASON)
         return None
     if case == "rewrite":

@@ -7,8 +7,9 @@ given, the fire warnings in hookd's audit log).
 The five cases' hooks (all run by ``hooks_script.py``, which records each payload):
 
 1. ``rmrf``: PreToolUse / ``Bash``: denies a command with ``rm -rf`` (``RMRF_REASON``);
-2. ``env``: PreToolUse / ``Write|Edit``: denies a write to a file named ``.env``
-   (``ENV_REASON``);
+2. ``env``: PreToolUse / ``Write|Edit``: denies a write to a file named ``.env`` or
+   ``.env.<anything>`` (``ENV_REASON``; ``.env.local`` where the agent itself refuses
+   ``.env`` before any hook runs, as Gemini CLI does);
 3. ``prompt``: UserPromptSubmit, adds ``PROMPT_CONTEXT``; ``session``: SessionStart, adds
    ``SESSION_CONTEXT``;
 4. ``post-edit``: PostToolUse / ``Write|Edit``: records ``tool_input.file_path``
