@@ -47,7 +47,7 @@ from hookd.daemon.settings import Settings
 __all__ = [
     "CASES", "ENV_REASON", "ORIGINAL", "PROMPT_CONTEXT", "REWRITTEN", "RMRF_REASON",
     "SESSION_CONTEXT", "Portable", "fire_records", "fire_warnings", "hooks_file",
-    "portable_settings", "relay_install", "rewrite_command", "rmrf_command",
+    "portable_settings", "recorder", "relay_install", "rewrite_command", "rmrf_command",
     "write_portable_hooks",
 ]  # fmt: skip
 
@@ -78,6 +78,13 @@ def portable_settings(record: Path, python: str = sys.executable) -> dict[str, A
             "SessionStart": [{"hooks": [hook("session")]}],
         }
     }
+
+
+def recorder(record: Path, python: str = sys.executable) -> dict[str, Any]:
+    """A hook handler that only records its payloads (``<record>/record.jsonl``): for a
+    second portable file (a project's) whose runs a cell counts."""
+    command = shlex.join([python, str(SCRIPT), "record", str(record)])
+    return {"type": "command", "command": command, "timeout": TIMEOUT_S}
 
 
 def hooks_file(home: Path) -> Path:
