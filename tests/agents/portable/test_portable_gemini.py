@@ -96,7 +96,8 @@ async def test_the_portable_hooks_guard_gemini(
     assert portable.edited() == [str(ws / "notes.txt")] * 2
     assert [r["tool_name"] for r in portable.runs("post-edit")] == ["Write", "Edit"]
     assert [r["hookd_agent_tool"] for r in portable.runs("post-edit")] == ["write_file", "replace"]
-    assert portable.runs("post-edit")[1]["tool_input"]["old_string"] == "one"
+    assert [sorted(r["tool_input"]) for r in portable.runs("post-edit")] == [
+        ["content", "file_path"], ["file_path", "instruction", "new_string", "old_string"]]  # fmt: skip
     # 5. the marker command rewritten
     assert (ws / "out.txt").read_text().strip() == REWRITTEN, results[5]
     assert ORIGINAL not in json.dumps(results[5])
