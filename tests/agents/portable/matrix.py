@@ -46,9 +46,9 @@ from hookd.daemon.settings import Settings
 
 __all__ = [
     "CASES", "ENV_REASON", "ORIGINAL", "PROMPT_CONTEXT", "REWRITTEN", "RMRF_REASON",
-    "SESSION_CONTEXT", "Portable", "fire_records", "fire_warnings", "hooks_file",
-    "portable_settings", "recorder", "relay_install", "rewrite_command", "rmrf_command",
-    "write_portable_hooks",
+    "SESSION_CONTEXT", "Portable", "assert_once_per_event", "fire_records", "fire_warnings",
+    "hooks_file", "portable_settings", "recorder", "relay_install", "rewrite_command",
+    "rmrf_command", "write_portable_hooks",
 ]  # fmt: skip
 
 SCRIPT = Path(__file__).with_name("hooks_script.py")
@@ -174,3 +174,12 @@ async def relay_install(agent: str, home: Path, *more: str) -> str:
     said = done.stdout.decode() + done.stderr.decode()
     assert done.returncode == 0, said
     return said
+
+
+def assert_once_per_event(portable: Portable, agent: str, shell_calls: int) -> None:
+    """The guards ran in ``agent``'s fires only, once per event: once per shell call (not
+    once per relay entry, however many files hold one), the session's context once."""
+    assert len(portable.runs("rmrf")) == shell_calls, portable.runs("rmrf")
+    assert len(portable.runs("session")) == 1, portable.runs("session")
+    ran_in = {name for case in ("rmrf", "env", "post-edit") for name in portable.agents(case)}
+    assert ran_in == {agent}, ran_in

@@ -25,10 +25,12 @@ from agents.portable.matrix import (
     PROMPT_CONTEXT,
     RMRF_REASON,
     SESSION_CONTEXT,
+    assert_once_per_event,
     fire_records,
     fire_warnings,
     relay_install,
     rewrite_command,
+    rmrf_command,
     write_portable_hooks,
 )
 from agents.qwen.cases import Case, Does
@@ -49,23 +51,23 @@ def _call(name: str, **args: str) -> dict[str, Any]:
 async def test_the_portable_hooks_guard_qwen(
     qwen_bin: str, netns: None, settings: Settings, tmp_path: Path
 ) -> None:
+    places = setup_case(
+        Case("portable-matrix", "the matrix's five cases", (), Does()), tmp_path / "run"
+    )
+    ws = places["ws"]
     turns = (
-        _call("run_shell_command", command="rm -rf {ws}/victim", description="clean up"),
+        _call("run_shell_command", command=rmrf_command(ws), description="clean up"),
         _call("write_file", file_path="{ws}/.env", content="SECRET=1\n"),
         _call("write_file", file_path="{ws}/notes.txt", content="one\n"),
         _call("edit", file_path="{ws}/notes.txt", old_string="one", new_string="two"),
         _call(
             "run_shell_command",
-            command=rewrite_command(Path("{ws}/out.txt")),
+            command=rewrite_command(ws / "out.txt"),
             description="the marker",
         ),
         {"text": "All done."},
     )
     case = Case("portable-matrix", "the matrix's five cases", (), Does(), turns=turns)
-    places = setup_case(case, tmp_path / "run")
-    ws = places["ws"]
-    (ws / "victim").mkdir()
-    (ws / "victim" / "keep").write_text("keep\n")
     portable = write_portable_hooks(places["home"])
     said = await relay_install("qwen", places["home"])
     assert "relaying PostToolUse, PreToolUse, SessionStart, UserPromptSubmit" in said, said
@@ -102,8 +104,6 @@ async def test_the_portable_hooks_guard_qwen(
         for w in warnings
     ), warnings
     # each hook ran once per event (one relay entry per event), in Qwen's fires only
-    assert len(portable.runs("rmrf")) == 2
-    assert len(portable.runs("session")) == 1
-    assert {portable.agents(c).pop() for c in ("rmrf", "env", "post-edit")} == {"qwen"}
+    assert_once_per_event(portable, "qwen", shell_calls=2)
     assert len(warnings) == 1
     assert {r["agent"] for r in fire_records(settings)} == {"qwen"}
