@@ -22,18 +22,8 @@ import trio
 from agents.augment.test_augment_agent import HARNESS, _tool_results
 from agents.harness.netns import netns_argv
 from agents.harness.relayed import serving
-from agents.portable.matrix import (
-    ENV_REASON,
-    PROMPT_CONTEXT,
-    REWRITTEN,
-    RMRF_REASON,
-    SESSION_CONTEXT,
-    fire_warnings,
-    rewrite_command,
-    rmrf_command,
-    write_portable_hooks,
-)
-from agents.portable.relay_installed import relay_install
+from agents.portable import matrix
+from agents.portable.relay_installed import installed
 from hookd.daemon.settings import Settings
 
 AGENT = "augment"
@@ -69,9 +59,7 @@ async def test_the_portable_hooks_in_auggie(
     for path in places.values():
         path.mkdir(parents=True)
     ws, home = places["ws"], places["home"]
-    portable = write_portable_hooks(home)
-    said = await relay_install(AGENT, home, ws)
-    assert "for the portable hooks" in said
+    portable = await installed(AGENT, home, ws)
     notes, out = ws / "notes.txt", ws / "out.txt"
     edit = {"command": "str_replace", "path": "notes.txt", "str_replace_entries": [
         {"old_str": "first", "new_str": "second", "old_str_start_line_number": 1,
@@ -80,8 +68,8 @@ async def test_the_portable_hooks_in_auggie(
         {"tool": "save-file", "input": {"path": "notes.txt", "file_content": "first\n"}},
         {"tool": "str-replace-editor", "input": edit},
         {"tool": "save-file", "input": {"path": ".env", "file_content": "SECRET=1\n"}},
-        _shell(rmrf_command(ws), ws),
-        _shell(rewrite_command(out), ws),
+        _shell(matrix.rmrf_command(ws), ws),
+        _shell(matrix.rewrite_command(out), ws),
         {"text": "done"},
     ]
 
@@ -92,20 +80,20 @@ async def test_the_portable_hooks_in_auggie(
     assert len(results) == 5, results
     # 1: rm -rf denied; the model is sent the reason as the tool's result
     assert (ws / "victim" / "keep").exists()
-    assert RMRF_REASON in results[3]
+    assert matrix.RMRF_REASON in results[3]
     # 2: the .env save-file denied likewise
     assert not (ws / ".env").exists()
-    assert ENV_REASON in results[2]
+    assert matrix.ENV_REASON in results[2]
     env_run = portable.runs("env")[-1]
     assert (env_run["hookd_agent_tool"], env_run["tool_name"]) == ("save-file", "Write")
     assert env_run["tool_input"]["file_path"] == str(ws / ".env")
     # 3: cannot: SessionStart's context is dropped, PromptSubmit not awaited; the fires say so
     sent = json.dumps(requests)
-    assert PROMPT_CONTEXT not in sent
-    assert SESSION_CONTEXT not in sent
+    assert matrix.PROMPT_CONTEXT not in sent
+    assert matrix.SESSION_CONTEXT not in sent
     for event, shared in (("SessionStart", "SessionStart"), ("PromptSubmit", "UserPromptSubmit")):
-        lost = fire_warnings(settings, AGENT, [event])
-        assert len(lost) == 1, fire_warnings(settings, AGENT)
+        lost = matrix.fire_warnings(settings, AGENT, [event])
+        assert len(lost) == 1, matrix.fire_warnings(settings, AGENT)
         assert f"answered context, which augment does not act on at {event} ({shared})" in lost[0]
     # 4: the post-edit hook, after save-file and str-replace-editor, with the path
     assert notes.read_text().strip() == "second"
@@ -116,7 +104,7 @@ async def test_the_portable_hooks_in_auggie(
     assert (replace["tool_input"]["old_string"], replace["tool_input"]["new_string"]) == (
         "first", "second")  # fmt: skip
     # 5: the rewrite applied: the command ran rewritten
-    assert out.read_text().strip() == REWRITTEN
+    assert out.read_text().strip() == matrix.REWRITTEN
     # once per event: only the .* group (and the unmatched ones) ran the portable hooks
     assert len(portable.runs("session")) == 1
     assert len(portable.runs("rmrf")) == 2  # the two commands

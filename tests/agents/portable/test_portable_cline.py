@@ -22,22 +22,10 @@ from pathlib import Path
 from typing import Any
 
 from agents.cline.test_cline_agent import UNTIL
-from agents.harness.cline_cases import make_places, run_agent, strings
+from agents.harness.cline_cases import run_agent, strings
 from agents.harness.relayed import serving
-from agents.portable.matrix import (
-    ENV_REASON,
-    ORIGINAL,
-    PROMPT_CONTEXT,
-    REWRITTEN,
-    RMRF_REASON,
-    SESSION_CONTEXT,
-    fire_records,
-    fire_warnings,
-    rewrite_command,
-    rmrf_command,
-    write_portable_hooks,
-)
-from agents.portable.relay_installed import relay_install
+from agents.portable import matrix
+from agents.portable.relay_installed import cline_case
 from hookd.daemon.settings import Settings
 
 AGENT = "cline"
@@ -59,18 +47,15 @@ def _run(cline: str, tag: str, turns: list[dict[str, str]]) -> dict[str, Any]:
 async def test_the_portable_hooks_in_cline(
     cline_bin: str, netns: None, settings: Settings, tmp_path: Path
 ) -> None:
-    places = make_places(tmp_path / "case")
+    places, portable = await cline_case(AGENT, tmp_path / "case")
     ws, home = places["ws"], places["home"]
-    portable = write_portable_hooks(home)
-    said = await relay_install(AGENT, home, ws)
-    assert "(the portable hooks' too)" in said
     out = ws / "out.txt"
     edit = "------- SEARCH\nfirst\n=======\nsecond\n+++++++ REPLACE"
     session = [
         _xml("write_to_file", path="notes.txt", content="first\n"),
         _xml("replace_in_file", path="notes.txt", diff=edit),
-        _xml("execute_command", command=rewrite_command(out), requires_approval="false"),
-        _xml("execute_command", command=rmrf_command(ws), requires_approval="false"),
+        _xml("execute_command", command=matrix.rewrite_command(out), requires_approval="false"),
+        _xml("execute_command", command=matrix.rmrf_command(ws), requires_approval="false"),
         _xml("attempt_completion", result="all done"),
     ]
     guard = [_xml("write_to_file", path=".env", content="SECRET=1\n")]
@@ -81,22 +66,22 @@ async def test_the_portable_hooks_in_cline(
         again["run"].mkdir()
         second = await run_agent(again, {**_run(cline_bin, "portable-env", guard), "env": env})
 
-    blocked = [(r["reason"], r["hooks"][0]["source"]) for r in fire_records(settings)
+    blocked = [(r["reason"], r["hooks"][0]["source"]) for r in matrix.fire_records(settings)
                if r["agent"] == AGENT and r["event"] == "PreToolUse" and r["blocked"]]  # fmt: skip
     # 1: rm -rf blocked with its reason (Cline's errorMessage); the task ends there
     assert (ws / "victim" / "keep").exists()
-    assert blocked[0] == (RMRF_REASON, str(portable.file))
+    assert blocked[0] == (matrix.RMRF_REASON, str(portable.file))
     assert len(first["requests"]) == 4  # the prompt and three tool results, nothing after
-    assert RMRF_REASON not in "\n".join(strings(first["requests"]))
+    assert matrix.RMRF_REASON not in "\n".join(strings(first["requests"]))
     # 2: the .env write blocked
     assert not (ws / ".env").exists()
-    assert blocked[1:] == [(ENV_REASON, str(portable.file))]
+    assert blocked[1:] == [(matrix.ENV_REASON, str(portable.file))]
     assert len(second["requests"]) == 1
     assert [r["tool_input"]["file_path"] for r in portable.runs("env")][-1] == str(ws / ".env")
     # 3: TaskStart's and UserPromptSubmit's contexts reach the model's first request
     opening = "\n".join(strings(first["requests"][:1]))
-    assert SESSION_CONTEXT in opening
-    assert PROMPT_CONTEXT in opening
+    assert matrix.SESSION_CONTEXT in opening
+    assert matrix.PROMPT_CONTEXT in opening
     # 4: the post-edit hook, after write_to_file and replace_in_file, with the path
     assert (ws / "notes.txt").read_text().strip() == "second"
     assert portable.edited() == [str(ws / "notes.txt")] * 2
@@ -106,10 +91,10 @@ async def test_the_portable_hooks_in_cline(
     assert (replace["hookd_agent_tool"], replace["tool_name"]) == ("replace_in_file", "Edit")
     assert "SEARCH" in replace["tool_input"]["diff"]
     # 5: cannot: no rewrite in Cline; the fire says so and the command runs as sent
-    assert out.read_text().strip() == ORIGINAL
-    assert REWRITTEN not in out.read_text()
-    lost = [w for w in fire_warnings(settings, AGENT, ["PreToolUse"]) if "updatedInput" in w]
-    assert len(lost) == 1, fire_warnings(settings, AGENT)
+    assert out.read_text().strip() == matrix.ORIGINAL
+    assert matrix.REWRITTEN not in out.read_text()
+    lost = [w for w in matrix.fire_warnings(settings, AGENT, ["PreToolUse"]) if "updatedInput" in w]
+    assert len(lost) == 1, matrix.fire_warnings(settings, AGENT)
     assert "cline does not act on at PreToolUse (PreToolUse): not carried" in lost[0]
     # once per event: one relay file (the global folder's) ran each portable hook
     assert len(portable.runs("session")) == 2  # one task each

@@ -19,21 +19,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from agents.harness.cline_cases import make_places, run_agent, strings
+from agents.harness.cline_cases import run_agent, strings
 from agents.harness.relayed import serving
-from agents.portable.matrix import (
-    ENV_REASON,
-    PROMPT_CONTEXT,
-    REWRITTEN,
-    RMRF_REASON,
-    SESSION_CONTEXT,
-    fire_records,
-    fire_warnings,
-    rewrite_command,
-    rmrf_command,
-    write_portable_hooks,
-)
-from agents.portable.relay_installed import relay_install
+from agents.portable import matrix
+from agents.portable.relay_installed import cline_case
 from hookd.daemon.settings import Settings
 
 AGENT = "cline-sdk"
@@ -53,17 +42,14 @@ def _shell(command: str) -> dict[str, Any]:
 async def test_the_portable_hooks_in_the_cline_sdk(
     cline_sdk_bin: str, netns: None, settings: Settings, tmp_path: Path
 ) -> None:
-    places = make_places(tmp_path / "case")
+    places, portable = await cline_case(AGENT, tmp_path / "case")
     ws, home = places["ws"], places["home"]
-    portable = write_portable_hooks(home)
-    said = await relay_install(AGENT, home, ws)
-    assert "(the portable hooks' too)" in said
     notes, out = ws / "notes.txt", ws / "out.txt"
     session = [
         {"tool": "editor", "args": {"path": str(notes), "new_text": "first\n"}},
         {"tool": "editor", "args": {"path": str(notes), "old_text": "first", "new_text": "second"}},
-        _shell(rewrite_command(out)),
-        _shell(rmrf_command(ws)),
+        _shell(matrix.rewrite_command(out)),
+        _shell(matrix.rmrf_command(ws)),
         {"text": "all done"},
     ]
     guard = [{"tool": "editor", "args": {"path": str(ws / ".env"), "new_text": "SECRET=1\n"}}]
@@ -75,16 +61,16 @@ async def test_the_portable_hooks_in_the_cline_sdk(
         second = await run_agent(again, {**_run(cline_sdk_bin, "portable-env", guard),
                                          "env": env})  # fmt: skip
 
-    blocked = [r["reason"] for r in fire_records(settings)
+    blocked = [r["reason"] for r in matrix.fire_records(settings)
                if r["agent"] == AGENT and r["event"] == "PreToolUse" and r["blocked"]]  # fmt: skip
     # 1: rm -rf blocked with its reason; the run ends there
     assert (ws / "victim" / "keep").exists()
-    assert blocked[0] == RMRF_REASON
+    assert blocked[0] == matrix.RMRF_REASON
     assert len(first["requests"]) == 4  # the prompt and three tool results, nothing after
-    assert RMRF_REASON not in "\n".join(strings(first["requests"]))
+    assert matrix.RMRF_REASON not in "\n".join(strings(first["requests"]))
     # 2: the .env edit blocked
     assert not (ws / ".env").exists()
-    assert blocked[1:] == [ENV_REASON]
+    assert blocked[1:] == [matrix.ENV_REASON]
     assert len(second["requests"]) == 1
     env_run = portable.runs("env")[-1]
     assert (env_run["hookd_agent_tool"], env_run["tool_name"]) == ("editor", "Edit")
@@ -92,13 +78,13 @@ async def test_the_portable_hooks_in_the_cline_sdk(
     # 3: cannot: TaskStart's output is ignored (the fires say so); UserPromptSubmit never
     # fires in a one-shot run (docs/compatibility.md, Cline SDK)
     sent = "\n".join(strings(first["requests"]))
-    assert PROMPT_CONTEXT not in sent
-    assert SESSION_CONTEXT not in sent
-    lost = fire_warnings(settings, AGENT, ["TaskStart"])
-    assert len(lost) == 2, fire_warnings(settings, AGENT)  # one per run
+    assert matrix.PROMPT_CONTEXT not in sent
+    assert matrix.SESSION_CONTEXT not in sent
+    lost = matrix.fire_warnings(settings, AGENT, ["TaskStart"])
+    assert len(lost) == 2, matrix.fire_warnings(settings, AGENT)  # one per run
     assert all("answered context, which cline-sdk does not act on at TaskStart (SessionStart): "
                "not carried" in w for w in lost)  # fmt: skip
-    assert not [r for r in fire_records(settings) if r["event"] == "UserPromptSubmit"]
+    assert not [r for r in matrix.fire_records(settings) if r["event"] == "UserPromptSubmit"]
     assert portable.runs("prompt") == []
     # 4: the post-edit hook, after each editor call, with the path
     assert notes.read_text().strip() == "second"
@@ -108,7 +94,7 @@ async def test_the_portable_hooks_in_the_cline_sdk(
     assert edit["tool_input"]["old_string"] == "first"
     assert edit["tool_input"]["new_string"] == "second"
     # 5: the rewrite applied: the command ran rewritten
-    assert out.read_text().strip() == REWRITTEN
+    assert out.read_text().strip() == matrix.REWRITTEN
     # once per event: one relay file (the global folder's) ran each portable hook
     assert len(portable.runs("session")) == 2  # one run each
     assert len(portable.runs("rmrf")) == 2  # the two commands
