@@ -141,3 +141,29 @@ def test_with_no_user_manager_to_ask_the_state_is_said_not_guessed(isolated_home
     assert [f["level"] for f in found] == ["ok", "warning", "ok"]
     assert found[1]["text"].startswith("hookd's systemd service is installed, but its state "
                                        "is unknown: ")  # fmt: skip
+
+
+@needs_activate
+def test_the_service_daemon_is_not_another_daemon(machine, short_dir) -> None:
+    """A shell whose HOOKD_SOCKET leads elsewhere, with a daemon there: the service's
+    daemon is the service's (its findings say the sockets differ), not "another hookd
+    daemon ... stop it", which would contradict them."""
+    hookd(machine, "service", "install")
+    service_socket = f"{machine['XDG_RUNTIME_DIR']}/hookd/hookd.sock"
+    hookd({**machine, "HOOKD_SOCKET": service_socket}, "status")  # the service's daemon starts
+    elsewhere = str(short_dir / "elsewhere.sock")
+    mine = subprocess.Popen([*HOOKD, "--socket", elsewhere, "serve"], env={**os.environ, **machine},
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+    try:
+        for _ in range(300):
+            if subprocess.run([*HOOKD, "--socket", elsewhere, "status"], capture_output=True,
+                              env={**os.environ, **machine}).returncode == 0:  # fmt: skip
+                break
+        _, report = doctor(**{**machine, "HOOKD_SOCKET": elsewhere})
+    finally:
+        mine.terminate()
+        mine.wait(30)
+
+    others = [f for f in report["findings"] if f["area"] == "daemon"
+              and service_socket in f["text"] and "another hookd daemon" in f["text"]]  # fmt: skip
+    assert others == []

@@ -1,7 +1,8 @@
 """The portable hooks of the real-agent matrix (``matrix.py`` writes the hooks file that
 runs them): one script, the case named by its first argument, standard library only. Each
 run appends the Claude-shaped payload it was given to ``<record>/<case>.jsonl`` and
-answers in Claude's hook format, as a user's portable hook would."""
+answers in Claude's hook format, as a user's portable hook would (``record``: a hook that
+only records, for a second file's hooks)."""
 
 from __future__ import annotations
 
@@ -32,7 +33,8 @@ def answer(case: str, event: dict[str, Any]) -> dict[str, Any] | None:
             return _pre(permissionDecision="deny", permissionDecisionReason=RMRF_REASON)
         return None
     if case == "env":
-        if Path(str(tool_input.get("file_path", ""))).name == ".env":
+        name = Path(str(tool_input.get("file_path", ""))).name
+        if name == ".env" or name.startswith(".env."):
             return _pre(permissionDecision="deny", permissionDecisionReason=ENV_REASON)
         return None
     if case == "rewrite":
@@ -45,7 +47,7 @@ def answer(case: str, event: dict[str, Any]) -> dict[str, Any] | None:
         context = PROMPT_CONTEXT if case == "prompt" else SESSION_CONTEXT
         name = "UserPromptSubmit" if case == "prompt" else "SessionStart"
         return {"hookSpecificOutput": {"hookEventName": name, "additionalContext": context}}
-    if case == "post-edit":
+    if case in ("post-edit", "record"):
         return None
     raise SystemExit(f"hooks_script.py: no case {case!r}")
 

@@ -7,8 +7,9 @@ given, the fire warnings in hookd's audit log).
 The five cases' hooks (all run by ``hooks_script.py``, which records each payload):
 
 1. ``rmrf``: PreToolUse / ``Bash``: denies a command with ``rm -rf`` (``RMRF_REASON``);
-2. ``env``: PreToolUse / ``Write|Edit``: denies a write to a file named ``.env``
-   (``ENV_REASON``);
+2. ``env``: PreToolUse / ``Write|Edit``: denies a write to a file named ``.env`` or
+   ``.env.<anything>`` (``ENV_REASON``; ``.env.local`` where the agent itself refuses
+   ``.env`` before any hook runs, as Gemini CLI does);
 3. ``prompt``: UserPromptSubmit, adds ``PROMPT_CONTEXT``; ``session``: SessionStart, adds
    ``SESSION_CONTEXT``;
 4. ``post-edit``: PostToolUse / ``Write|Edit``: records ``tool_input.file_path``
@@ -30,6 +31,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import trio
+
 from agents.portable.hooks_script import (
     ENV_REASON,
     ORIGINAL,
@@ -43,8 +46,9 @@ from hookd.daemon.settings import Settings
 
 __all__ = [
     "CASES", "ENV_REASON", "ORIGINAL", "PROMPT_CONTEXT", "REWRITTEN", "RMRF_REASON",
-    "SESSION_CONTEXT", "Portable", "fire_records", "fire_warnings", "hooks_file",
-    "portable_settings", "rewrite_command", "rmrf_command", "write_portable_hooks",
+    "SESSION_CONTEXT", "Portable", "assert_once_per_event", "fire_records", "fire_warnings",
+    "hooks_file", "portable_settings", "recorder", "relay_install", "rewrite_command",
+    "rmrf_command", "write_portable_hooks",
 ]  # fmt: skip
 
 SCRIPT = Path(__file__).with_name("hooks_script.py")
@@ -74,6 +78,13 @@ def portable_settings(record: Path, python: str = sys.executable) -> dict[str, A
             "SessionStart": [{"hooks": [hook("session")]}],
         }
     }
+
+
+def recorder(record: Path, python: str = sys.executable) -> dict[str, Any]:
+    """A hook handler that only records its payloads (``<record>/record.jsonl``): for a
+    second portable file (a project's) whose runs a cell counts."""
+    command = shlex.join([python, str(SCRIPT), "record", str(record)])
+    return {"type": "command", "command": command, "timeout": TIMEOUT_S}
 
 
 def hooks_file(home: Path) -> Path:
@@ -150,3 +161,25 @@ def fire_warnings(settings: Settings, agent: str, events: Iterable[str] | None =
         if record.get("agent") == agent and (wanted is None or record.get("event") in wanted)
         for warning in record.get("warnings") or ()
     ]
+
+
+async def relay_install(agent: str, home: Path, *more: str) -> str:
+    """The real ``hookd relay install --agent <agent> --home <home>`` (``more``: other
+    options, ``--scope``, ``--project``); what it said. It must succeed."""
+    done = await trio.run_process(
+        [sys.executable, "-m", "hookd", "relay", "install", "--agent", agent,
+         "--home", str(home), *more],
+        capture_stdout=True, capture_stderr=True, check=False,
+    )  # fmt: skip
+    said = done.stdout.decode() + done.stderr.decode()
+    assert done.returncode == 0, said
+    return said
+
+
+def assert_once_per_event(portable: Portable, agent: str, shell_calls: int) -> None:
+    """The guards ran in ``agent``'s fires only, once per event: once per shell call (not
+    once per relay entry, however many files hold one), the session's context once."""
+    assert len(portable.runs("rmrf")) == shell_calls, portable.runs("rmrf")
+    assert len(portable.runs("session")) == 1, portable.runs("session")
+    ran_in = {name for case in ("rmrf", "env", "post-edit") for name in portable.agents(case)}
+    assert ran_in == {agent}, ran_in

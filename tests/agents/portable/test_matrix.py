@@ -68,6 +68,10 @@ def test_each_hook_answers_its_case_and_records_its_payload(tmp_path: Path) -> N
     assert prompt
     assert prompt["hookSpecificOutput"]["additionalContext"] == PROMPT_CONTEXT
     assert portable.edited() == [str(tmp_path / ".env")]
+    local = {"tool_name": "Edit", "tool_input": {"file_path": str(tmp_path / ".env.local")}}
+    other = {"tool_name": "Edit", "tool_input": {"file_path": str(tmp_path / "x.env")}}
+    assert _run(_command(settings, "PreToolUse", 1), local) is not None
+    assert _run(_command(settings, "PreToolUse", 1), other) is None
     assert portable.agents("rmrf") == {"x", "None"}
 
 

@@ -219,8 +219,8 @@ def test_the_environment(tmp_path: Path) -> None:
 def test_matchers(matcher: str, camel: bool, pascal: bool) -> None:
     camel_spec = HookSpec(Dialect.COPILOT, "preToolUse", "/f", "user", "x", None, 30, matcher)
     pascal_spec = HookSpec(Dialect.COPILOT, "PreToolUse", "/f", "user", "x", None, 30, matcher)
-    assert copilot._matches(camel_spec, request()) is camel
-    assert copilot._matches(pascal_spec, request()) is pascal
+    assert copilot.matches(camel_spec, request()) is camel
+    assert copilot.matches(pascal_spec, request()) is pascal
 
 
 # -- answers, the chain, combination (copilot-research.md §5) ------------------------------

@@ -51,7 +51,7 @@ def _copilot(key: str) -> Matches:
         spec = HookSpec(Dialect.COPILOT, key, "/f", "user", "x", None, 30, matcher)
         body = {"toolName": tool} if key[0].islower() else {"tool_name": tool}
         request = FireRequest(Dialect.COPILOT, key, ("/w",), body)
-        return copilot_dialect._matches(spec, request)
+        return copilot_dialect.matches(spec, request)
 
     return matches
 

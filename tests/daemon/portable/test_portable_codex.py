@@ -4,8 +4,12 @@ hook's JSON and combined by Codex's rules (codex-research.md §2.2, §5)."""
 
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
 from typing import Any
+
+import trio
 
 from hookd_testing import claude_settings, command, write_json
 from hookd_testing.portable import (
@@ -170,3 +174,40 @@ async def test_portable_and_codex_hooks_combine_by_codex_rules(
         str(workspace / ".codex" / "hooks.json"),
         str(isolated_home / ".config" / "hookd" / "hooks.json"),
     ]
+
+
+async def test_portable_hooks_run_once_across_the_layers_relay_entries(
+    rpc, workspace, isolated_home
+) -> None:
+    """Codex runs the relay entry of the user's and of the project's hooks.json, each
+    written by a real ``hookd relay install``: the user's entry runs the portable hooks of
+    both files; the project's only for a tool the user's entry does not match."""
+    user_portable(isolated_home, claude_settings("PreToolUse", command(
+        "echo user-no >&2; exit 2"), matcher="Bash"))  # fmt: skip
+    write_json(workspace / ".hookd" / "hooks.json", claude_settings("PreToolUse", command(
+        "echo project-no >&2; exit 2"), matcher="Bash|Write|Edit"))  # fmt: skip
+    for scope in (["user"], ["project", "--project", str(workspace)]):
+        done = await trio.run_process([sys.executable, "-m", "hookd", "relay", "install",
+                                       "--agent", "codex", "--home", str(isolated_home),
+                                       "--scope", *scope], capture_stdout=True,
+                                      capture_stderr=True, check=False,
+                                      env={**os.environ, "CODEX_HOME": ""})  # fmt: skip
+        assert done.returncode == 0, done.stderr
+    user_entry = isolated_home / ".codex" / "hooks.json"
+    project_entry = workspace / ".codex" / "hooks.json"
+    assert "hookd-relay" in user_entry.read_text()
+    assert "hookd-relay" in project_entry.read_text()
+
+    async def relayed(payload: dict[str, Any], entry: Path) -> dict[str, Any]:
+        result: dict[str, Any] = await rpc.fire(
+            "codex", "PreToolUse", [str(workspace)], payload, relay=True,
+            relayEntry=str(entry), env={"HOME": str(isolated_home)})  # fmt: skip
+        return result
+
+    bash_user = await relayed(shell(workspace), user_entry)
+    bash_project = await relayed(shell(workspace), project_entry)
+    patch_project = await relayed(patch(workspace, "Add File: .env"), project_entry)
+
+    assert (bash_user["blocked"], len(bash_user["hooks"])) == (True, 2)
+    assert (bash_project["blocked"], bash_project["hooks"]) == (False, [])
+    assert (patch_project["blocked"], patch_project["reason"]) == (True, "project-no")

@@ -231,6 +231,12 @@ def adopt(agent: str, home: str, project: Path, scope: str) -> None:
     assert done.returncode == 0, done.stderr
 
 
+def relay_install(home: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "hookd", "relay", "install", "--agent",
+                           "copilot", "--home", home], capture_output=True, text=True,
+                          timeout=60, env={**os.environ, "HOOKD_RELAY": "python"})  # fmt: skip
+
+
 def entries(path: Path) -> list[tuple[str, list[str]]]:
     """The ``hookd-relay copilot`` entries of a hook file: (key, their arguments)."""
     found = []
@@ -288,8 +294,8 @@ async def test_a_portable_hook_runs_once_whatever_the_relay_entries(
 async def test_copilot_running_a_claude_relay_entry_runs_no_portable_hook(
     rpc, settings, workspace, isolated_home, tmp_path
 ) -> None:
-    """Copilot also runs a project's ``.claude/settings.json`` (§1.1), where ``hookd adopt
-    --agent claude`` puts Claude's relay entries: there the portable hooks do not run
+    """Copilot also runs a project's ``.claude/settings.json`` and ``settings.local.json``
+    (§1.1); ``hookd adopt --agent claude`` puts Claude's relay entries in the second: there the portable hooks do not run
     (Copilot's own fires run them, in its words); in Claude Code's own fire they do."""
     runs = tmp_path / "runs"
     portable(isolated_home, claude_settings("UserPromptSubmit", command(
@@ -297,7 +303,7 @@ async def test_copilot_running_a_claude_relay_entry_runs_no_portable_hook(
     write_json(workspace / ".claude" / "settings.json",
                claude_settings("UserPromptSubmit", command(f"echo claude-own >> {runs}")))  # fmt: skip
     adopt("claude", settings.home, workspace, "project")
-    settings_text = (workspace / ".claude" / "settings.json").read_text()
+    settings_text = (workspace / ".claude" / "settings.local.json").read_text()
     from_copilot = {  # Copilot's PascalCase payload (§3.2)
         "hook_event_name": "UserPromptSubmit",
         "session_id": "s",
@@ -318,3 +324,53 @@ async def test_copilot_running_a_claude_relay_entry_runs_no_portable_hook(
     assert "hookd-relay" in settings_text
     assert in_copilot == ["claude-own"]  # Claude's adopted hook, as Copilot would run it
     assert runs.read_text().split() == ["claude-own", "claude-own", "claude"]
+
+
+async def test_the_first_entry_whose_matcher_matches_runs_the_portable_hooks(
+    rpc, settings, workspace, isolated_home, tmp_path
+) -> None:
+    """Copilot runs only the entries whose matcher matches the tool (§3.4): a ``create``
+    call skips the user's ``bash`` entry, so the project's ``create`` entry is the first it
+    runs and runs the portable hooks; a ``bash`` call runs them in the user's entry only."""
+    runs = tmp_path / "runs"
+    noop = [{"bash": "true", "matcher": "bash"}]
+    write_json(isolated_home / ".copilot" / "hooks" / "u.json",
+               {"version": 1, "hooks": {"preToolUse": noop}})  # fmt: skip
+    write_json(workspace / ".github" / "hooks" / "r.json",
+               {"version": 1, "hooks": {"preToolUse": [{**noop[0], "matcher": "create"}]}})  # fmt: skip
+    adopt("copilot", settings.home, workspace, "user")
+    adopt("copilot", settings.home, workspace, "project")
+    portable(isolated_home, claude_settings("PreToolUse", command(
+        f"python3 -c 'import json,sys; print(json.load(sys.stdin)[\"tool_name\"])' >> {runs}")))  # fmt: skip
+    [(_, user_args)] = entries(isolated_home / ".copilot" / "hooks" / "u.json")
+    [(_, project_args)] = entries(workspace / ".github" / "hooks" / "r.json")
+    env = {"HOME": settings.home, "COPILOT_PROJECT_DIR": str(workspace), "COPILOT_CLI": "1"}
+    create = tool(workspace, "create", {"path": str(workspace / "a"), "file_text": "x"})
+
+    await relay(rpc, "copilot", project_args, create, workspace, env)  # user's: no match
+    await relay(rpc, "copilot", user_args, rm(workspace), workspace, env)
+    await relay(rpc, "copilot", project_args, rm(workspace), workspace, env)  # not run there
+
+    assert runs.read_text().split() == ["Write", "Bash"]
+
+
+async def test_status_counts_either_key_as_carrying_the_event(
+    rpc, settings, workspace, isolated_home
+) -> None:
+    """A PascalCase relay entry carries the agent event as the camelCase one does: status
+    names only the event no entry carries, by its camelCase key, until ``relay install``."""
+    write_json(isolated_home / ".copilot" / "hooks" / "u.json", {"version": 1, "hooks": {
+        "PreToolUse": [{"matcher": "Bash", "hooks": [{"bash": "true"}]}]}})  # fmt: skip
+    adopt("copilot", settings.home, workspace, "user")
+    portable(isolated_home, {"hooks": {
+        **claude_settings("PreToolUse", command("true"), matcher="Bash")["hooks"],
+        **claude_settings("PostToolUse", command("true"), matcher="Edit")["hooks"]}})  # fmt: skip
+    await rpc.call("roots/add", {"roots": [str(workspace)]})
+
+    before = (await rpc.call("status"))["portable"]["uncarried"]
+    done = relay_install(settings.home)
+    after = (await rpc.call("status"))["portable"]["uncarried"]
+
+    assert [(e["agent"], e["event"]) for e in before] == [("copilot", "postToolUse")]
+    assert done.returncode == 0, done.stderr
+    assert after == []

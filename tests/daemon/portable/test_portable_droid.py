@@ -4,8 +4,11 @@ exit 2) and combined by Droid's first-hit rules (droid-research.md §3.2, §5)."
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
+
+import trio
 
 from hookd_testing import claude_settings, command, write_json
 from hookd_testing.portable import (
@@ -145,3 +148,39 @@ async def test_portable_and_droid_hooks_combine_by_droid_rules(
     assert [h["source"] for h in denied["hooks"]] == [
         str(own), str(isolated_home / ".config" / "hookd" / "hooks.json")]  # fmt: skip
     assert (allowed_first["blocked"], allowed_first["reason"]) == (True, "portable-no")
+
+
+async def test_portable_hooks_run_once_across_the_folders_relay_entries(
+    rpc, workspace, isolated_home
+) -> None:
+    """Droid runs the relay entry of ``~/.factory`` and of the project's ``.factory``, each
+    written by a real ``hookd relay install``: the user's entry runs the portable hooks of
+    both files; the project's only for a tool the user's entry does not match."""
+    user_portable(isolated_home, claude_settings("PreToolUse", command(
+        "echo user-no >&2; exit 2"), matcher="Bash"))  # fmt: skip
+    write_json(workspace / ".hookd" / "hooks.json", claude_settings("PreToolUse", command(
+        "echo project-no >&2; exit 2"), matcher="Bash|Write|Edit"))  # fmt: skip
+    for scope in (["user"], ["project", "--project", str(workspace)]):
+        done = await trio.run_process([sys.executable, "-m", "hookd", "relay", "install",
+                                       "--agent", "droid", "--home", str(isolated_home),
+                                       "--scope", *scope], capture_stdout=True,
+                                      capture_stderr=True, check=False)  # fmt: skip
+        assert done.returncode == 0, done.stderr
+    user_entry, project_entry = isolated_home / ".factory", workspace / ".factory"
+    assert "hookd-relay" in (user_entry / "settings.json").read_text()
+    assert "hookd-relay" in (project_entry / "settings.json").read_text()
+
+    async def relayed(payload: dict[str, Any], entry: Path) -> dict[str, Any]:
+        result: dict[str, Any] = await rpc.fire(
+            "droid", "PreToolUse", [str(workspace)], payload, relay=True,
+            relayEntry=str(entry), env={"HOME": str(isolated_home)})  # fmt: skip
+        return result
+
+    create = tool_call(workspace, "Create", {"file_path": str(workspace / ".env"), "content": ""})
+    execute_user = await relayed(execute(workspace), user_entry)
+    execute_project = await relayed(execute(workspace), project_entry)
+    create_project = await relayed(create, project_entry)
+
+    assert (execute_user["blocked"], len(execute_user["hooks"])) == (True, 2)
+    assert (execute_project["blocked"], execute_project["hooks"]) == (False, [])
+    assert (create_project["blocked"], create_project["reason"]) == (True, "project-no")

@@ -96,3 +96,17 @@ async def test_portable_and_gemini_hooks_combine_by_gemini_rules(
         str(workspace / ".gemini" / "settings.json"),
         str(isolated_home / ".config" / "hookd" / "hooks.json"),
     ]
+
+
+async def test_explain_says_why_a_portable_hook_runs_or_not(rpc, workspace, isolated_home) -> None:
+    portable(isolated_home, {"hooks": {"PreToolUse": [
+        {"matcher": "Bash", "hooks": [command("echo shell")]},
+        {"matcher": "Write", "hooks": [command("echo write")]}]}})  # fmt: skip
+
+    said = await rpc.call("hooks/explain", {"agent": "gemini", "event": "BeforeTool",
+                                            "workspaceRoots": [str(workspace)], "payload": SHELL})  # fmt: skip
+
+    mine = {h["command"]: h for h in said["hooks"] if h["portable"]}
+    assert mine["echo shell"]["runs"] is True
+    assert mine["echo write"]["runs"] is False
+    assert "matcher" in mine["echo write"]["why"]

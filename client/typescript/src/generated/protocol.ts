@@ -501,6 +501,8 @@ export interface RelayAnswer {
 
 /** One hook declared for the event, and whether the fire would run it. */
 export interface ExplainedHook {
+  /** A portable hook (`~/.config/hookd/hooks.json`, `<project>/.hookd/hooks.json`): Claude Code's format, selected on the event's Claude-shaped payload, answered in this agent's terms. */
+  portable: boolean;
   dialect: Agent;
   /** The event the hook is declared for. */
   event: string;

@@ -6,12 +6,14 @@ through what ``relay install`` would write), with the command that fixes it.
 
 from __future__ import annotations
 
+import os
 import shlex
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .all_dialects import PORTABLE
 from .dialects import relay_entries
+from .dialects.portable import portable_sources, spelled
 from .dialects.portable_needs import portable_needs
 from .model import Dialect
 from .registry.registry import Registry
@@ -22,6 +24,9 @@ def uncarried(registry: Registry) -> list[dict[str, Any]]:
     files use that its relay entries do not carry, each with the fixing command."""
     found: dict[tuple[str, str], dict[str, Any]] = {}
     for roots in [[root] for root in registry.roots] or [[]]:
+        home = registry.settings.home
+        if not any(os.path.exists(s.path) for s in portable_sources(home, roots)):
+            continue  # no portable file: nothing to reach (and status reads no file)
         for dialect in PORTABLE:
             for entry in uncarried_for(registry, dialect, roots):
                 found.setdefault((dialect.value, entry["event"]), entry)
@@ -42,7 +47,8 @@ def uncarried_for(
     home = registry.settings.home
     for layer in ("user", "project"):
         needs = portable_needs(mapping, home, roots, registry.current, only=layer)
-        for event in sorted(set(needs) - relayed):
+        carried = {spelled(mapping, event) for event in relayed}
+        for event in sorted({spelled(mapping, event) for event in needs} - carried):
             fix = f"hookd relay install --agent {dialect.value}"
             if layer == "project":
                 fix += f" --scope project --project {shlex.quote(roots[0])}"

@@ -109,8 +109,8 @@ def _probes(args: argparse.Namespace) -> list[Any]:
     answer = daemons.answering(path, origin)
     pid = answer.status["pid"] if answer.status else None
     found += answer.findings
-    found += daemons.others(path, pid)
-    served = service.state()
+    served = service.state(timeout_s=ASK_MANAGER_S)
+    found += daemons.others(path, pid, served.socket if served.installed else None)
     runs = service.who_runs(served) if served.installed and served.unit_known else None
     found += service_check.check(served, runs, installed_service(os.environ), path, origin)
     found += state_files.check(answer.status, settings.state_dir if settings else None)
@@ -118,6 +118,10 @@ def _probes(args: argparse.Namespace) -> list[Any]:
     projects = workspace_roots(args.workspace) or [_current_folder()]
     found += relays.check(home, projects, settings, os.environ)
     return found
+
+
+ASK_MANAGER_S = 5.0
+"""How long doctor lets ``systemctl``/``launchctl`` take (it answers within seconds)."""
 
 
 def _network_note() -> Any:

@@ -55,6 +55,7 @@ def text(explained: dict[str, Any]) -> str:
 def _hook_line(hook: dict[str, Any]) -> str:
     state = "runs   " if hook["runs"] else "not run"
     filters = "".join(f" ({key} {hook[key]})" for key in ("matcher", "if") if hook[key])
-    where = f"[{hook['dialect']}] {hook['layer']} {hook['source']}"
+    whose = "portable" if hook.get("portable") else hook["dialect"]
+    where = f"[{whose}] {hook['layer']} {hook['source']}"
     line = f"  {state} {where}: {hook['command']}{filters}"
     return line if hook["runs"] else f"{line}\n           why: {hook['why']}"

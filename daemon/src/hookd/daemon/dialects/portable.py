@@ -213,6 +213,15 @@ def lost_fields(
     return tuple(f for f in answer.asks() if f not in carried)
 
 
+def spelled(mapping: PortableModule, event: str) -> str:
+    """The agent event ``event`` spells: itself, unless the agent's hook files take two
+    keys for one event (Copilot's ``preToolUse`` and ``PreToolUse``) and its module maps
+    each key to the event in an optional ``SPELLINGS``; a relay entry under either key
+    carries it."""
+    spellings: Mapping[str, str] = getattr(mapping, "SPELLINGS", {})
+    return spellings.get(event, event)
+
+
 def renamed_tool(tools: Mapping[str, str], name: object) -> str:
     """The shared name of an agent's tool (unknown tools keep their own name)."""
     if not isinstance(name, str):

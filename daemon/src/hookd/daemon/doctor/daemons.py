@@ -73,9 +73,12 @@ def answering(path: str, origin: str) -> Answer:
     return Answer(found, status)
 
 
-def others(path: str, answering_pid: int | None) -> list[Finding]:
+def others(
+    path: str, answering_pid: int | None, service_socket: str | None = None
+) -> list[Finding]:
     """This user's other hookd daemons, each with its socket and the command that stops
-    it; a note that nothing could be looked at where there is no ``/proc``."""
+    it; a note that nothing could be looked at where there is no ``/proc``. The daemon on
+    ``service_socket`` is the service's (said by the service's findings), not another."""
     if not os.path.isdir("/proc/self/fd"):
         return [Finding("daemon", "info", f"cannot look for other hookd daemons on "
                         f"{sys.platform} (no /proc); 'ps -axo pid,command | grep \"hookd.*"
@@ -87,10 +90,16 @@ def others(path: str, answering_pid: int | None) -> list[Finding]:
         if pid == answering_pid or procfs.parent_of(pid) in daemons:
             continue  # the one that answers, or a process it forked
         sockets = sorted(listeners[i] for i in procfs.socket_inodes(pid) if i in listeners)
+        if service_socket is not None and any(_same(s, service_socket) for s in sockets):
+            continue  # the service's own daemon
         found.append(_other(pid, sockets, path))
     if not found:
         found.append(Finding("daemon", "ok", "no other hookd daemon runs for this user"))
     return found
+
+
+def _same(one: str, other: str) -> bool:
+    return os.path.normpath(one) == os.path.normpath(other)
 
 
 def _other(pid: int, sockets: list[str], path: str) -> Finding:

@@ -17,11 +17,12 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from ..all_dialects import DIALECTS
+from ..all_dialects import DIALECTS, PORTABLE
 from ..dialects import relay_entries
 from ..dialects.base import DialectModule
 from ..model import Dialect, FireRequest, HookSpec, Loaded, Source
 from .pipeline import Fire, FireServices
+from .portable_run import shared_request
 
 TOOL_NAME_KEYS = ("tool_name", "toolName")
 """Where the agents' payloads name the tool a matcher is compared with."""
@@ -45,6 +46,7 @@ def explain(request: FireRequest, services: FireServices) -> dict[str, Any]:
             else:
                 why = _why_not(spec, source, loaded, made.specs, request, module)
             hooks.append(_entry(spec, why))
+    hooks += _portable(request, made, services)
     hooks += _other_agents(request, services)
     errors = [{"dialect": s.dialect.value, "source": s.path, "error": c.error}
               for s, c in loaded if c.error]  # fmt: skip
@@ -62,9 +64,43 @@ def explain(request: FireRequest, services: FireServices) -> dict[str, Any]:
     }
 
 
+def _portable(request: FireRequest, made: Fire, services: FireServices) -> list[dict[str, Any]]:
+    """The portable hooks of the event's shared name, each set against the fire: they are
+    selected by Claude's rules on the Claude-shaped payload (``portable_run``)."""
+    mapping = PORTABLE.get(request.dialect)
+    event = mapping.EVENTS.get(request.event) if mapping is not None else None
+    if mapping is None or event is None:
+        return []
+    claude = DIALECTS[Dialect.CLAUDE]
+    stub = replace(request, dialect=Dialect.CLAUDE, event=event, relay=False,
+                   relay_entry=None, extra_hook_dirs=())  # fmt: skip
+    loaded, _warnings, _unread = services.registry.loaded_for(stub, claude, portable=True)
+    if not any(content.hooks.get(event) for _source, content in loaded):
+        return []
+    shared = shared_request(request, mapping, event)
+    chosen = [spec for spec in made.specs + made.background_specs if spec.portable]
+    found = []
+    for source, content in loaded:
+        for spec in content.hooks.get(event, ()):
+            ran = next((picked for picked in chosen if _same(picked, spec)), None)
+            why: tuple[str | None, str | None]
+            if ran is not None:
+                chosen.remove(ran)
+                why = (None, None) if ran.refused is None else (f"not run: {ran.refused}", None)
+            elif not mapping.runs_portable(request):
+                agent = request.dialect.value
+                why = (f"a portable hook: this relay entry of {agent} leaves them to another "
+                       "entry of the event (they run once per event)", None)  # fmt: skip
+            else:
+                why = _why_not(spec, source, loaded, chosen, shared, claude)
+            found.append({**_entry(spec, why), "portable": True})
+    return found
+
+
 def _entry(spec: HookSpec, why: tuple[str | None, str | None]) -> dict[str, Any]:
     reason, did_you_mean = why
     return {
+        "portable": False,
         "dialect": spec.dialect.value,
         "event": spec.event,
         "layer": spec.layer,

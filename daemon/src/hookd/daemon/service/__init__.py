@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from hookd.protocol import default_socket_path
 
 from . import launchd, systemd
-from .base import Installation, Manager, ServiceFile, UnitState, this_installation
+from .base import ASK_S, Installation, Manager, ServiceFile, UnitState, this_installation
 from .runner import Runner, daemon_pid, who_runs
 
 MANAGERS: dict[str, Manager] = {systemd.NAME: systemd, launchd.NAME: launchd}
@@ -68,9 +68,10 @@ class ServiceState:
 
 
 def state(environ: Mapping[str, str] | None = None, *, manager: Manager | None = None,
-          ask_manager: bool = True) -> ServiceState:  # fmt: skip
+          ask_manager: bool = True, timeout_s: float = ASK_S) -> ServiceState:  # fmt: skip
     """The service's state (``ask_manager=False``: from the files alone, no
-    ``systemctl``/``launchctl`` run). Never raises; never connects to the daemon."""
+    ``systemctl``/``launchctl`` run; ``timeout_s``: how long the manager may take).
+    Never raises; never connects to the daemon."""
     chosen = manager or MANAGER
     if chosen is None:
         return ServiceState("none", False, False, (), (), "no service manager on this "
@@ -81,7 +82,7 @@ def state(environ: Mapping[str, str] | None = None, *, manager: Manager | None =
     texts = {f.path: reads(f.path) for f in wanted}
     stale = tuple(f.path for f in wanted if installed and texts[f.path] != f.text)
     current = installed and not stale
-    unit = chosen.unit_state(install) if installed and ask_manager else UnitState(
+    unit = chosen.unit_state(install, timeout_s) if installed and ask_manager else UnitState(
         "not installed" if not installed else "not asked", known=False)  # fmt: skip
     return ServiceState(chosen.NAME, installed, current, tuple(texts), stale, unit.summary,
                         unit.known, chosen.socket_path(install), unit.main_pid,

@@ -18,6 +18,10 @@ from typing import Protocol
 Command = tuple[str, ...]
 
 
+ASK_S = 30.0
+"""How long ``systemctl``/``launchctl`` may take to answer (doctor asks for less)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Installation:
     """Where this hookd is and what its service needs to know."""
@@ -88,7 +92,7 @@ class Manager(Protocol):
     def after_uninstall_commands(self, install: Installation) -> list[Command]:
         """Commands that make the manager forget the removed files."""
 
-    def unit_state(self, install: Installation) -> UnitState:
+    def unit_state(self, install: Installation, timeout_s: float = ASK_S) -> UnitState:
         """Ask the manager (never raises: an unknown state says why)."""
 
 
@@ -110,7 +114,7 @@ def this_installation(environ: Mapping[str, str], socket: str) -> Installation:
     return Installation(program, home, config_home, socket, path, os.getuid(), runtime)
 
 
-def ask(command: Sequence[str], timeout_s: float = 30.0) -> tuple[int, str]:
+def ask(command: Sequence[str], timeout_s: float = ASK_S) -> tuple[int, str]:
     """Run a manager's query: its exit code and output (stdout, then stderr); 127 with
     the reason when it cannot run at all."""
     try:

@@ -13,7 +13,7 @@ import os
 import plistlib
 from typing import Any
 
-from .base import Command, Installation, ServiceFile, UnitState, ask
+from .base import ASK_S, Command, Installation, ServiceFile, UnitState, ask
 
 NAME = "launchd"
 PLATFORM = "darwin"
@@ -86,8 +86,8 @@ def after_uninstall_commands(install: Installation) -> list[Command]:
     return []
 
 
-def unit_state(install: Installation) -> UnitState:
-    code, said = ask(["launchctl", "print", f"{_domain(install)}/{LABEL}"])
+def unit_state(install: Installation, timeout_s: float = ASK_S) -> UnitState:
+    code, said = ask(["launchctl", "print", f"{_domain(install)}/{LABEL}"], timeout_s)
     if code == 127:
         return UnitState(f"unknown: {said}", known=False)
     if code != 0:

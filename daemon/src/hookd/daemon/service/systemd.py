@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 
-from .base import Command, Installation, ServiceFile, UnitState, ask
+from .base import ASK_S, Command, Installation, ServiceFile, UnitState, ask
 
 NAME = "systemd"
 PLATFORM = "linux"
@@ -159,9 +159,9 @@ def after_uninstall_commands(install: Installation) -> list[Command]:
     return [(*SYSTEMCTL, "daemon-reload")]
 
 
-def unit_state(install: Installation) -> UnitState:
-    code, said = ask([*SYSTEMCTL, "show", SOCKET_UNIT, SERVICE_UNIT,
-                      "--property=Id,LoadState,ActiveState,SubState,MainPID"])  # fmt: skip
+def unit_state(install: Installation, timeout_s: float = ASK_S) -> UnitState:
+    properties = "--property=Id,LoadState,ActiveState,SubState,MainPID"
+    code, said = ask([*SYSTEMCTL, "show", SOCKET_UNIT, SERVICE_UNIT, properties], timeout_s)
     if code != 0:
         return UnitState(f"unknown: {said.splitlines()[0] if said else f'exit {code}'}",
                          known=False)  # fmt: skip

@@ -14,6 +14,12 @@ uninstall`` removes them; ``--http`` writes http entries instead (``http_relay``
 Hooks hookd cannot run for the agent stay where they are, and the plan says why:
 ``async`` hooks (their answer would come after the relay returned) and handlers other
 than ``command`` (``http``, and those that need the agent's own model or MCP connections).
+
+``adopt`` and ``relay install`` also relay the events the scope's portable hooks use
+(``PlanOptions.portable``: the user's file at user scope, the project's in the local
+settings file): the same one entry per event, its matcher covering their tools too, its
+timeout theirs. The user's and the local file's entries are one command, which Claude
+Code runs once per event, so the portable hooks run once (``portable.runs_portable``).
 """
 
 from __future__ import annotations
@@ -49,6 +55,7 @@ from ..integration import (
     add_group,
     text,
 )
+from ..portable_needs import Needs
 from ..relay_entries import RELAY_COMMAND, shell_word
 from . import http_relay, rules
 from .dialect import adopted_path
@@ -81,7 +88,7 @@ def plan(action: AdoptAction, home: str, scope: str, project: str, options: Plan
     where = places(home, scope, project)
     if options.http is not None:
         return _install_http(where, options)
-    plan = _ACTIONS[action](where, options.relay)
+    plan = _ACTIONS[action](where, options.relay, options.portable)
     if where.relay != where.agent:
         plan.unshared.add(where.relay)
     return plan
@@ -125,8 +132,9 @@ def places(home: str, scope: str, project: str) -> Places:
     return Places(agent, owned, local, (adopted_path(home, "project", project), local_owned))
 
 
-def _adopt(where: Places, relay: str) -> Plan:
-    """Move the agent's command hooks into the hookd-owned file; relay their events."""
+def _adopt(where: Places, relay: str, portable: Needs) -> Plan:
+    """Move the agent's command hooks into the hookd-owned file; relay their events (and
+    the portable hooks')."""
     files = SettingsFiles()
     agent, owned = files[where.agent], files[where.owned]
     notes: list[str] = []
@@ -144,11 +152,11 @@ def _adopt(where: Places, relay: str) -> Plan:
     notes[:0] = handed_over(moved, where.agent, where.owned, bool(_hooks(owned, where.owned)))
     if moved:
         notes.append(ASYNC_REPLY_NOTE)
-    notes += _relayed(files, where, relay)
+    notes += _relayed(files, where, relay, portable)
     return Plan(files.writes(where.owned, where.agent, where.relay), notes)
 
 
-def _unadopt(where: Places, relay: str) -> Plan:
+def _unadopt(where: Places, relay: str, portable: Needs) -> Plan:
     """Give the adopted hooks back to the agent's file and remove their relay entries
     (those of the other scope sharing the relay file stay)."""
     files = SettingsFiles()
@@ -160,20 +168,21 @@ def _unadopt(where: Places, relay: str) -> Plan:
             add_group(agent, event, group)
             returned += len(group.get("hooks", []))
     owned.pop("hooks", None)
-    _relayed(files, where, relay)
+    _relayed(files, where, relay, portable)
     plan = Plan(files.writes(where.agent), [f"{returned} hook(s) given back to {where.agent}"])
     _relay_file(plan, files, where)
     emptied(plan, where.owned, owned, owned_text)
     return plan
 
 
-def _install(where: Places, relay: str) -> Plan:
-    """Write the relay entries for the events the hookd-owned files have hooks for."""
+def _install(where: Places, relay: str, portable: Needs) -> Plan:
+    """Write the relay entries for the events the hookd-owned files have hooks for and
+    those the portable hooks use."""
     files = SettingsFiles()
-    events = sorted(_hooks(files[where.owned], where.owned))
+    events = sorted({*_hooks(files[where.owned], where.owned), *portable})
     if not events:
         raise UserError(nothing_adopted(where.owned))
-    notes = [f"relaying {', '.join(events)}", *_relayed(files, where, relay)]
+    notes = [f"relaying {', '.join(events)}", *_relayed(files, where, relay, portable)]
     return Plan(files.writes(where.agent, where.relay), notes)
 
 
@@ -181,7 +190,7 @@ def _install_http(where: Places, options: PlanOptions) -> Plan:
     """``install --http``: the relay entries as Claude Code http hook entries, which reach
     the daemon's http entry with no process per event (``http_relay``)."""
     assert options.http is not None
-    plan = _install(where, options.relay)
+    plan = _install(where, options.relay, options.portable)
     agent = json.loads(plan.writes[where.relay][1])
     plan.notes += http_relay.to_http(agent, options.http.port, options.http.on_error,
                                      _command_entry(options.relay), _is_command_entry)  # fmt: skip
@@ -191,11 +200,11 @@ def _install_http(where: Places, options: PlanOptions) -> Plan:
     return plan
 
 
-def _uninstall(where: Places, relay: str) -> Plan:
+def _uninstall(where: Places, relay: str, portable: Needs) -> Plan:
     """Remove the relay entries of the scope's hooks (adopted hooks then do not run until
     re-installed; those of the other scope sharing the relay file stay)."""
     files = SettingsFiles()
-    _relayed(files, where, relay, without=where.owned)
+    _relayed(files, where, relay, portable, without=where.owned)
     plan = Plan(files.writes(where.agent))
     _relay_file(plan, files, where)
     if _hooks(files[where.owned], where.owned):
@@ -203,17 +212,19 @@ def _uninstall(where: Places, relay: str) -> Plan:
     return plan
 
 
-def _relayed(files: SettingsFiles, where: Places, relay: str, without: str = "") -> list[str]:
+def _relayed(
+    files: SettingsFiles, where: Places, relay: str, portable: Needs, without: str = ""
+) -> list[str]:
     """Rewrite the relay entries: none left in the agent's file where they do not belong
     (a project's shared file, from before they moved), one per event of the hookd-owned
-    files they stand for (less ``without``) in the relay file, http entries where http
-    entries were; returns what it says of the http entries."""
+    files they stand for (less ``without``) and of the ``portable`` hooks in the relay
+    file, http entries where http entries were; returns what it says of the http entries."""
     target = files[where.relay]
     http = http_relay.installed(target) or http_relay.installed(files[where.agent])
     _drop_relay(files[where.agent])
     feeds = [files[owned] for owned in where.feeds if owned != without]
-    _relay_entries(target, feeds, relay)
-    if http is None or not any(_hooks(owned, "") for owned in feeds):
+    _relay_entries(target, feeds, relay, portable)
+    if http is None or not (portable or any(_hooks(owned, "") for owned in feeds)):
         return []
     return http_relay.to_http(target, *http, _command_entry(relay), _is_command_entry)
 
@@ -257,9 +268,12 @@ def _not_adoptable(handler: Any) -> str | None:
     return None
 
 
-def _relay_entries(agent: dict[str, Any], feeds: list[dict[str, Any]], relay: str) -> None:
-    """One relay entry per event the hookd-owned files have hooks for, none for others;
-    its matcher matches whatever the adopted groups' matchers match."""
+def _relay_entries(
+    agent: dict[str, Any], feeds: list[dict[str, Any]], relay: str, portable: Needs
+) -> None:
+    """One relay entry per event the hookd-owned files or the portable hooks have hooks
+    for, none for others; its matcher matches whatever the adopted groups' matchers and
+    the portable hooks' tools match, its timeout covers theirs."""
     _drop_relay(agent)
     hooks = agent.setdefault("hooks", {})
     entry = _command_entry(relay)
@@ -267,6 +281,10 @@ def _relay_entries(agent: dict[str, Any], feeds: list[dict[str, Any]], relay: st
     for owned in feeds:
         for event, groups in _hooks(owned, "").items():
             adopted.setdefault(event, []).extend(groups)
+    for event, need in sorted(portable.items()):
+        matcher = "|".join(sorted(need.tools)) if need.tools is not None else None
+        handler = {"timeout": need.timeout_s}
+        adopted.setdefault(event, []).append({"matcher": matcher, "hooks": [handler]})
     for event, groups in adopted.items():
         timeouts = [_timeout(event, h) for g in groups for h in g.get("hooks", [])]
         longest = max(timeouts, default=_timeout(event, {}))
@@ -293,7 +311,8 @@ def _is_relay(handler: Any) -> bool:
     return _not_adoptable(handler) == ""
 
 
-_ACTIONS: dict[AdoptAction, Callable[[Places, str], Plan]] = {
+_ACTIONS: dict[AdoptAction, Callable[[Places, str, Needs], Plan]] = {
     "adopt": _adopt, "unadopt": _unadopt, "install": _install, "uninstall": _uninstall,
 }  # fmt: skip
-"""Each action's plan from the scope's files and the relay's path."""
+"""Each action's plan from the scope's files, the relay's path and the portable hooks'
+needs (read by adopt and install)."""

@@ -51,12 +51,12 @@ event; tests/agents/claude)."""
 
 def runs_portable(request: FireRequest) -> bool:
     """Every fire of Claude Code's, but not GitHub Copilot CLI running a Claude relay
-    entry: Copilot also runs the hooks of a project's ``.claude/settings.json``
+    entry: Copilot also runs the hooks of a project's ``.claude/settings*.json``
     (``copilot-research.md`` §1.1), where ``hookd adopt --agent claude --scope project``
-    puts them, giving them its own payload (a ``timestamp`` Claude's has not, §3.1) and
-    ``COPILOT_CLI=1`` (§4.3). The portable hooks run in Copilot's own fires, in its
-    words: run here too they would run twice, as Claude's, answered in Claude's JSON,
-    which Copilot reads only on PreToolUse (§5.1)."""
+    puts its relay entries (``settings.local.json``), giving them its own payload (a
+    ``timestamp`` Claude's has not, §3.1) and ``COPILOT_CLI=1`` (§4.3). The portable
+    hooks run in Copilot's own fires, in its words: run here too they would run twice, as
+    Claude's, answered in Claude's JSON, which Copilot reads only on PreToolUse (§5.1)."""
     from_copilot = request.env.get("COPILOT_CLI") == "1" and "timestamp" in request.payload
     return not (request.relay and from_copilot)
 

@@ -146,7 +146,7 @@ def select(
     if any(c.settings.get("allow_managed_hooks_only") for s, c in ordered if s.layer == "managed"):
         ordered = [(s, c) for s, c in ordered if s.layer in MANAGED_LAYERS]
     switched_off = _switched_off(ordered)
-    names = _matched_names(request)
+    names = matched_names(request)
     chosen: list[HookSpec] = []
     for source, content in ordered:
         if not relay_entries.runs_in(source, request):
@@ -212,7 +212,7 @@ def _switched_off(loaded: Sequence[tuple[Source, Loaded]]) -> frozenset[str]:
     return frozenset(off)
 
 
-def _matched_names(request: FireRequest) -> tuple[str, ...] | None:
+def matched_names(request: FireRequest) -> tuple[str, ...] | None:
     """What this event's matchers are tested against (None: matchers are ignored)."""
     field = MATCHED_FIELD.get(request.event)
     if field is None:

@@ -18,6 +18,7 @@ them over).
 from __future__ import annotations
 
 import json
+import math
 import os
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -47,7 +48,7 @@ from ..integration import (
     add_group,
     text,
 )
-from ..matcher_union import alternation, distinct
+from ..matcher_union import alternation, distinct, exactly
 from ..relay_entries import RELAY_COMMAND, shell_word
 from . import review
 from .config import CONFIG_FILE, EXACT_MATCHER, HOOKS_FILE, valid_matcher
@@ -105,7 +106,7 @@ def plan(action: AdoptAction, home: str, scope: str, project: str, options: Plan
     agent_file = os.path.join(folder, HOOKS_FILE)
     owned_file = adopted_path(home, None if scope == "user" else project)
     config_file = os.path.join(user_folder, CONFIG_FILE)
-    return _ACTIONS[action](agent_file, owned_file, config_file, options.relay)
+    return _ACTIONS[action](agent_file, owned_file, config_file, options)
 
 
 def _user_folder(home: str, environ: Mapping[str, str]) -> str:
@@ -114,7 +115,7 @@ def _user_folder(home: str, environ: Mapping[str, str]) -> str:
     return moved if os.path.isabs(moved) else os.path.join(home, ".codex")
 
 
-def _adopt(agent_file: str, owned_file: str, config_file: str, relay: str) -> Plan:
+def _adopt(agent_file: str, owned_file: str, config_file: str, options: PlanOptions) -> Plan:
     """Move the file's command hooks into the hookd-owned file; relay their events."""
     agent, agent_text = _read(agent_file)
     owned, owned_text = _read(owned_file)
@@ -131,13 +132,13 @@ def _adopt(agent_file: str, owned_file: str, config_file: str, relay: str) -> Pl
                 kept.setdefault(event, []).append({**group, "hooks": stay})
     agent["hooks"] = _without_relay(kept)
     notes[:0] = handed_over(moved, agent_file, owned_file, bool(_hooks(owned, owned_file)))
-    plan = _relayed(agent, agent_file, agent_text, owned, config_file, relay, notes)
+    plan = _relayed(agent, agent_file, agent_text, owned, config_file, options, notes)
     plan.writes[owned_file] = (owned_text, dump_settings(owned))
     _toml_hooks_note(config_file, agent_file, plan)
     return plan
 
 
-def _unadopt(agent_file: str, owned_file: str, config_file: str, relay: str) -> Plan:
+def _unadopt(agent_file: str, owned_file: str, config_file: str, options: PlanOptions) -> Plan:
     """Give the adopted hooks back to the agent's file; take out the relay entries and
     their review."""
     agent, agent_text = _read(agent_file)
@@ -156,18 +157,20 @@ def _unadopt(agent_file: str, owned_file: str, config_file: str, relay: str) -> 
     return plan
 
 
-def _install(agent_file: str, owned_file: str, config_file: str, relay: str) -> Plan:
-    """Write the relay entries (and their review) for the events hookd holds hooks for."""
+def _install(agent_file: str, owned_file: str, config_file: str, options: PlanOptions) -> Plan:
+    """Write the relay entries (and their review) for the events hookd holds hooks for
+    and the events the portable hooks of the scope use."""
     agent, agent_text = _read(agent_file)
     owned, _ = _read(owned_file)
-    if not _hooks(owned, owned_file):
+    adopted = _hooks(owned, owned_file)
+    if not adopted and not options.portable:
         raise UserError(nothing_adopted(owned_file))
     agent["hooks"] = _without_relay(_hooks(agent, agent_file))
-    notes = [f"relaying {', '.join(sorted(_hooks(owned, owned_file)))}"]
-    return _relayed(agent, agent_file, agent_text, owned, config_file, relay, notes)
+    notes = [f"relaying {', '.join(sorted({*adopted, *options.portable}))}"]
+    return _relayed(agent, agent_file, agent_text, owned, config_file, options, notes)
 
 
-def _uninstall(agent_file: str, owned_file: str, config_file: str, relay: str) -> Plan:
+def _uninstall(agent_file: str, owned_file: str, config_file: str, options: PlanOptions) -> Plan:
     """Remove the relay entries and their review (adopted hooks then do not run)."""
     agent, agent_text = _read(agent_file)
     agent["hooks"] = _without_relay(_hooks(agent, agent_file))
@@ -186,18 +189,26 @@ def _relayed(
     agent_text: str | None,
     owned: dict[str, Any],
     config_file: str,
-    relay: str,
+    options: PlanOptions,
     notes: list[str],
 ) -> Plan:
-    """The agent's file with one relay entry per adopted event, and their review."""
+    """The agent's file with one relay entry per event of the adopted hooks and of the
+    portable hooks (``options.portable``), and their review."""
     hooks = agent.setdefault("hooks", {})
-    command = f"{shell_word(relay)} {RELAY_ARGUMENT} {shell_word(agent_file)}"
+    command = f"{shell_word(options.relay)} {RELAY_ARGUMENT} {shell_word(agent_file)}"
     pins: dict[str, str] = {}
-    for event, groups in _hooks(owned, "").items():
+    adopted = _hooks(owned, "")
+    for event in dict.fromkeys([*adopted, *options.portable]):
+        groups = adopted.get(event, [])
+        need = options.portable.get(event)
+        matchers = [g.get("matcher") for g in groups]
+        if need is not None:
+            groups = [*groups, {"hooks": [{"timeout": math.ceil(need.timeout_s)}]}]
+            matchers += portable_matchers(need.tools)
         timeout = _relay_timeout(event, groups)
         group: dict[str, Any] = {"hooks": [{"type": "command", "command": command,
                                             "timeout": timeout}]}  # fmt: skip
-        matcher = union_matcher(event, [g.get("matcher") for g in groups])
+        matcher = union_matcher(event, matchers)
         if matcher is not None:
             group = {"matcher": matcher, **group}
         hooks.setdefault(event, []).append(group)
@@ -228,6 +239,17 @@ def union_matcher(event: str, matchers: list[Any]) -> str | None:
     if all(EXACT_MATCHER.fullmatch(m) for m in usable):
         return "|".join(dict.fromkeys(n for m in usable for n in m.split("|") if n)) or None
     return alternation([f"^(?:{m})$" if EXACT_MATCHER.fullmatch(m) else m for m in usable])
+
+
+def portable_matchers(tools: frozenset[str] | None) -> list[str | None]:
+    """The portable hooks' tools as matchers ``union_matcher`` joins: each name exactly
+    (a name that is no plain word, such as an MCP tool's with a dot, as an anchored
+    expression); ``[None]`` (every tool) for an event without named tools. A shared name
+    the agent has no tool of (``Write``) stays: Codex's matcher takes it as
+    ``apply_patch``'s alias (``events.TOOL_ALIASES``)."""
+    if tools is None:
+        return [None]
+    return [t if EXACT_MATCHER.fullmatch(t) else exactly(t) for t in sorted(tools)]
 
 
 def _unpinned(config_file: str, agent_file: str, plan: Plan) -> None:
@@ -290,8 +312,8 @@ def _without_relay(hooks: dict[str, list[dict[str, Any]]]) -> dict[str, list[dic
     return without_relay(hooks, lambda handler: _not_adoptable(handler) == "")
 
 
-_ACTIONS: dict[AdoptAction, Callable[[str, str, str, str], Plan]] = {
+_ACTIONS: dict[AdoptAction, Callable[[str, str, str, PlanOptions], Plan]] = {
     "adopt": _adopt, "unadopt": _unadopt, "install": _install, "uninstall": _uninstall,
 }  # fmt: skip
 """Each action's plan from (the agent's file, the hookd-owned file, the user's
-``config.toml``, the relay's path)."""
+``config.toml``, the command line's options)."""

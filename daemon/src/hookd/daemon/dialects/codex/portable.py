@@ -15,6 +15,13 @@ that file's ``file_path`` (the patch's path from the session's ``cwd``), its
 Every patch lists its files in ``tool_input.hookd_file_paths``. A rewrite of a patch is
 carried as its ``command`` (the patch text; a rewritten ``file_path`` cannot be).
 MCP tools keep their ``mcp__server__tool`` names (not run, §2.2).
+
+Once per event (``runs_portable``): Codex runs the relay entry of every layer's
+``hooks.json`` whose matcher matches, and ``hookd relay install`` writes the entries for
+the user's portable file into the user's ``hooks.json`` and those for a project's into the
+project's. A fire runs the portable hooks of both files (hookd selects them by their own
+matchers) from the user's entry; from another entry only when the user's file has no relay
+entry that Codex runs for this event and tool.
 """
 
 from __future__ import annotations
@@ -25,18 +32,20 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from ...model import Dialect, FireRequest
+from ...model import Dialect, FireRequest, Source
 from ..claude.portable import claude_answer, claude_payload
 from ..portable import (
     SHARED_EVENTS,
     AgentAnswer,
     AnswerField,
     PortableAnswer,
-    every_fire,
     lost_fields,
     plain_spec,
 )
-from . import events
+from ..relay_entries import is_relay_command
+from . import config, events
+from .config import HOOKS_FILE
+from .dialect import matched_names
 
 DIALECT = Dialect.CODEX
 
@@ -68,8 +77,33 @@ CARRIES: Mapping[str, frozenset[AnswerField]] = {
     "SessionEnd": frozenset(),  # output ignored (§5.7)
 }
 
-runs_portable = every_fire
 agent_spec = plain_spec
+
+
+def runs_portable(request: FireRequest) -> bool:
+    """A direct fire, the user's relay entry, an entry that names no file: yes; another
+    layer's entry only when no relay entry of the user's ``hooks.json`` runs for this
+    event and tool (the module docstring)."""
+    if not request.relay or request.relay_entry is None:
+        return True
+    user = user_hooks_file(request.env)
+    if user is None or os.path.normpath(request.relay_entry) == user:
+        return True
+    source = Source(DIALECT, "user", user, "settings")
+    names = matched_names(request)
+    return not any(
+        is_relay_command(spec.command) and (names is None or config.matches(spec.matcher, names))
+        for spec in config.load_hooks_json(source).hooks.get(request.event, ())
+    )
+
+
+def user_hooks_file(env: Mapping[str, str]) -> str | None:
+    """The user's ``hooks.json`` in the agent's environment: ``$CODEX_HOME``'s, else
+    ``~/.codex``'s (None: neither is known)."""
+    moved = env.get("CODEX_HOME", "").strip()
+    home = env.get("HOME", "")
+    folder = moved if os.path.isabs(moved) else os.path.join(home, ".codex") if home else None
+    return os.path.normpath(os.path.join(folder, HOOKS_FILE)) if folder else None
 
 
 def shared_payload(request: FireRequest, event: str) -> dict[str, Any]:

@@ -255,7 +255,7 @@ def select(
                 warnings.append(f"{spec.source}: a prompt hook ({spec.event}) has no effect in "
                                 "Copilot's prompt mode, and is not run")  # fmt: skip
                 continue
-            if not _matches(spec, request):
+            if not matches(spec, request):
                 continue
             refused = _insecure_http(spec, request)
             if refused:
@@ -323,7 +323,9 @@ def _runs_in(source: Source, request: FireRequest) -> bool:
     return source.adopted
 
 
-def _matches(spec: HookSpec, request: FireRequest) -> bool:
+def matches(spec: HookSpec, request: FireRequest) -> bool:
+    """Whether Copilot runs ``spec`` for this fire: its matcher against the tool name
+    (both key spellings' rules, ``copilot-research.md §3.4``) or the agent name."""
     event = AGENT_EVENT[spec.event]
     matcher = spec.matcher
     if matcher is None:

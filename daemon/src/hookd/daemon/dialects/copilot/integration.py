@@ -13,6 +13,13 @@ does not name its event, so the entry names it. Hooks hookd cannot run for the a
 where they are, and the plan says why: ``http`` and ``prompt`` handlers. The ``hooks`` of
 the settings files stay with Copilot too (move them to a hook file to hand them over).
 
+The portable hooks' events (``PlanOptions.portable``) ride on the same entries: each event
+the portable file of the scope uses joins the first file's entry for it in Copilot's order
+(its matcher widened to the portable hooks' tools, its timeout to theirs), where the
+portable hooks run (``portable.runs_portable``); an event no adopted file relays gets its
+entry in ``hookd-portable.json`` of the folder, which holds only relay entries and goes
+with them.
+
 A project's relay entries run only where Copilot trusts the folder (``trustedFolders`` of
 ``~/.copilot/config.json``, ``--trust-folder``; ``copilot-research.md §1.2``); the hooks
 they stand for run once ``hookd allow`` trusts the project.
@@ -22,6 +29,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -34,6 +42,7 @@ from ..claude import rules as claude_rules
 from ..codex import integration as codex_integration
 from ..integration import AdoptAction, HttpEntry, PlanOptions, RelayAnswer, RelayCall, RelayFacts
 from ..matcher_union import BACKREFERENCE, distinct
+from ..portable_needs import Needs, PortableNeed
 from ..relay_entries import RELAY_COMMAND, shell_word
 from . import config
 from .dialect import adopted_folder, errored
@@ -61,6 +70,9 @@ SETTINGS_STAY = (
 )
 RELAY_MARGIN_S = 10
 """How much longer the relay entry may run than the hooks it relays, one after another."""
+PORTABLE_FILE = "hookd-portable.json"
+"""The hook file (in the scope's folder) of the relay entries for the portable hooks'
+events that no adopted file relays."""
 
 
 def relay_answer(request: FireRequest, result: FireResult) -> RelayAnswer:
@@ -114,7 +126,20 @@ def plan(action: AdoptAction, home: str, scope: str, project: str, options: Plan
             adopted_folder(home, None))  # fmt: skip
     else:
         folder, owned = os.path.join(project, ".github", "hooks"), adopted_folder(home, project)
-    return _ACTIONS[action](folder, owned, options.relay)
+    return _ACTIONS[action](folder, owned, options.relay, by_event(options.portable))
+
+
+def by_event(needs: Needs) -> dict[str, PortableNeed]:
+    """The portable needs per agent event (camelCase): either spelling's key carries it."""
+    found: dict[str, PortableNeed] = {}
+    for key, need in needs.items():
+        event = AGENT_EVENT[key]
+        had = found.get(event)
+        if had is not None:
+            tools = None if had.tools is None or need.tools is None else had.tools | need.tools
+            need = PortableNeed(tools, max(had.timeout_s, need.timeout_s))
+        found[event] = need
+    return found
 
 
 def _user_folder(home: str, environ: Mapping[str, str]) -> str:
@@ -214,11 +239,13 @@ def _mirror(path: str, folder: str, owned: str) -> str:
     return os.path.join(owned, os.path.relpath(path, folder))
 
 
-def _adopt(folder: str, owned: str, relay: str) -> Plan:
-    """Move every file's command handlers into its hookd-owned twin; relay their keys."""
+def _adopt(folder: str, owned: str, relay: str, needs: dict[str, PortableNeed]) -> Plan:
+    """Move every file's command handlers into its hookd-owned twin; relay their keys
+    and the portable hooks' events."""
     plan = Plan()
     moved = 0
-    files = config.folder_files(folder)
+    needs = dict(needs)
+    files = [path for path in config.folder_files(folder) if not _is_portable_file(path, folder)]
     if not files:
         plan.notes.append(f"no hook files to hand over in {folder}")
     for path in files:
@@ -249,7 +276,7 @@ def _adopt(folder: str, owned: str, relay: str) -> Plan:
         if "version" in agent:
             owned_data.setdefault("version", agent["version"])
         agent["hooks"] = _without_relay(kept)
-        _add_entries(agent, path, owned_data, relay)
+        _add_entries(agent, path, owned_data, relay, needs)
         if owned_hooks:
             plan.writes[owned_file] = (owned_text, _dump(owned_data))
         plan.writes[path] = (agent_text, _dump(agent))
@@ -259,24 +286,74 @@ def _adopt(folder: str, owned: str, relay: str) -> Plan:
         plan.notes.append(f"the project's hooks now live in {project}{os.sep}.hookd: run 'hookd "
                           f"allow {project}' so that hookd runs them")  # fmt: skip
     plan.notes.append(SETTINGS_STAY)
+    _portable_file(folder, relay, needs, plan)
     return plan
 
 
-def _add_entries(agent: dict[str, Any], path: str, owned: dict[str, Any], relay: str) -> None:
+def _add_entries(agent: dict[str, Any], path: str, owned: dict[str, Any], relay: str,
+                 needs: dict[str, PortableNeed]) -> None:  # fmt: skip
+    """One relay entry per key of the file's adopted hooks; the first key of an event
+    still in ``needs`` (camelCase before PascalCase, as Copilot runs them) carries the
+    portable hooks too, and the event leaves ``needs``."""
     hooks = agent.setdefault("hooks", {})
-    for key, items in _hooks(owned).items():
-        if key in AGENT_EVENT and items:
-            timeout = sum(_timeout(item) for item in items)
-            entry = _entry(relay, path, key, timeout)
-            matcher = union_matcher(key, [i.get("matcher") if isinstance(i, dict) else None
-                                          for i in items])  # fmt: skip
-            if matcher is not None:
-                entry["matcher"] = matcher
-            hooks.setdefault(key, []).append(entry)
+    adopted = {key: items for key, items in _hooks(owned).items() if key in AGENT_EVENT and items}
+    for key in sorted(adopted, key=lambda k: k in PASCAL):
+        items = adopted[key]
+        timeout = sum(_timeout(item) for item in items)
+        matchers = [i.get("matcher") if isinstance(i, dict) else None for i in items]
+        need = needs.pop(AGENT_EVENT[key], None)
+        if need is not None:
+            timeout += need.timeout_s
+            matchers.append(_tools_matcher(key, need))
+        entry = _entry(relay, path, key, timeout)
+        matcher = union_matcher(key, matchers)
+        if matcher is not None:
+            entry["matcher"] = matcher
+        hooks.setdefault(key, []).append(entry)
+
+
+def _tools_matcher(key: str, need: PortableNeed) -> str | None:
+    """A matcher of ``key`` for the portable hooks' tools (None: every tool): exact names,
+    escaped where the key reads a regular expression."""
+    if need.tools is None:
+        return None
+    names = sorted(need.tools)
+    return "|".join(names if key in PASCAL else [re.escape(name) for name in names])
+
+
+def _is_portable_file(path: str, folder: str) -> bool:
+    return os.path.normpath(path) == os.path.join(os.path.normpath(folder), PORTABLE_FILE)
+
+
+def _portable_file(folder: str, relay: str, needs: dict[str, PortableNeed], plan: Plan) -> None:
+    """The relay entries of the portable hooks' events no adopted file relays, in the
+    folder's ``hookd-portable.json`` (written, rewritten, or removed when none is left)."""
+    path = os.path.join(folder, PORTABLE_FILE)
+    data, text = _read(path)
+    hooks = _without_relay(_hooks(data))
+    for event, need in needs.items():
+        entry = _entry(relay, path, event, need.timeout_s)
+        matcher = union_matcher(event, [_tools_matcher(event, need)])
+        if matcher is not None:
+            entry["matcher"] = matcher
+        hooks.setdefault(event, []).append(entry)
+    if needs:
+        plan.notes.append(f"relaying the portable hooks' {', '.join(needs)} through {path}")
+    if any(hooks.values()) or (text is not None and not _only_relay(data)):
+        data["hooks"] = hooks
+        data.setdefault("version", 1)
+        plan.writes[path] = (text, _dump(data))
+    elif text is not None:
+        plan.steps.append(Remove(path))
+
+
+def _only_relay(data: dict[str, Any]) -> bool:
+    """A hook file with nothing but relay entries (and ``version``): hookd's own."""
+    return set(data) <= {"version", "hooks"} and not any(_without_relay(_hooks(data)).values())
 
 
 def union_matcher(key: str, matchers: list[Any]) -> str | None:
-    """A relay entry's matcher for the items adopted under ``key`` (``dialect._matches``,
+    """A relay entry's matcher for the items adopted under ``key`` (``dialect.matches``,
     ``copilot-research.md §3.4``; None: no matcher). A camelCase key tests
     ``^(?:matcher)$``, so the matchers joined by ``|`` match exactly what they match
     (one that is invalid, which Copilot skips with its hook, adds nothing). A PascalCase
@@ -305,7 +382,7 @@ def _owned_files(folder: str, owned: str) -> list[tuple[str, str]]:
             for file in config.folder_files(owned)]  # fmt: skip
 
 
-def _unadopt(folder: str, owned: str, relay: str) -> Plan:
+def _unadopt(folder: str, owned: str, relay: str, needs: dict[str, PortableNeed]) -> Plan:
     plan = Plan()
     returned = 0
     for owned_file, path in _owned_files(owned=owned, folder=folder):
@@ -322,27 +399,33 @@ def _unadopt(folder: str, owned: str, relay: str) -> Plan:
             if os.path.lexists(owned_file + extra):
                 plan.steps.append(Remove(owned_file + extra, tidy_up_to=os.path.dirname(owned)))
     plan.notes.append(f"{returned} hook(s) given back to {folder}")
+    _portable_file(folder, relay, {}, plan)
     return plan
 
 
-def _install(folder: str, owned: str, relay: str) -> Plan:
-    pairs = _owned_files(folder, owned)
-    if not pairs:
+def _install(folder: str, owned: str, relay: str, needs: dict[str, PortableNeed]) -> Plan:
+    pairs = [(o, p) for o, p in _owned_files(folder, owned) if not _is_portable_file(p, folder)]
+    if not pairs and not needs:
         raise UserError(nothing_adopted(owned))
-    plan = Plan(notes=[f"relaying the hooks adopted in {owned}"])
+    needs = dict(needs)
+    plan = Plan(notes=[f"relaying the hooks adopted in {owned}"] if pairs else [])
     for owned_file, path in pairs:
         agent, agent_text = _read(path)
         owned_data, _ = _read(owned_file)
         agent["hooks"] = _without_relay(_hooks(agent))
         agent.setdefault("version", 1)
-        _add_entries(agent, path, owned_data, relay)
+        _add_entries(agent, path, owned_data, relay, needs)
         plan.writes[path] = (agent_text, _dump(agent))
+    _portable_file(folder, relay, needs, plan)
     return plan
 
 
-def _uninstall(folder: str, owned: str, relay: str) -> Plan:
+def _uninstall(folder: str, owned: str, relay: str, needs: dict[str, PortableNeed]) -> Plan:
     plan = Plan()
     for path in config.folder_files(folder):
+        if _is_portable_file(path, folder):
+            _portable_file(folder, relay, {}, plan)
+            continue
         agent, agent_text = _read(path)
         hooks = _without_relay(_hooks(agent))
         if hooks != _hooks(agent):
@@ -353,7 +436,8 @@ def _uninstall(folder: str, owned: str, relay: str) -> Plan:
     return plan
 
 
-_ACTIONS: dict[AdoptAction, Callable[[str, str, str], Plan]] = {
+_ACTIONS: dict[AdoptAction, Callable[[str, str, str, dict[str, PortableNeed]], Plan]] = {
     "adopt": _adopt, "unadopt": _unadopt, "install": _install, "uninstall": _uninstall,
 }  # fmt: skip
-"""Each action's plan from (the agent's hook folder, the hookd-owned folder, the relay)."""
+"""Each action's plan from (the agent's hook folder, the hookd-owned folder, the relay,
+the portable hooks' needs per agent event)."""

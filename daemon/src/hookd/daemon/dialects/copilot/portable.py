@@ -9,15 +9,21 @@ camelCase key, with the tool renamed (§3.4) and its arguments renamed to Claude
 {file_path, content}``, ``edit {path, old_str, new_str}`` → ``Edit {file_path,
 old_string, new_string}``); a rewrite is renamed back, as ``modifiedArgs``. The argument
 names are the tool schemas the agent offers its model (§6); that ``toolArgs`` carries
-them as they are is seen for ``bash`` only (§3.1): ``view``/``create``/``edit`` are
-inferred, ``grep``/``glob``/``web_fetch``/``powershell`` not confirmed (kept as they are),
-for the real-agent matrix to check. ``toolArgs`` given as JSON text (Copilot's documents
+them as they are is seen for ``bash`` (§3.1) and, in the real-agent matrix
+(``tests/agents/portable/test_portable_copilot.py``), for ``create`` and ``edit``;
+``view`` is inferred, ``grep``/``glob``/``web_fetch``/``powershell`` not confirmed (kept
+as they are). ``toolArgs`` given as JSON text (Copilot's documents
 say so; 1.0.102 sends an object) is read as the object it holds.
 
 Once per agent event: Copilot runs every relay entry of every hook file (§1.1: nothing is
 merged), so in a relay fire the portable hooks run only in the first entry Copilot runs
 for the event (the user's folder before the project's, each folder in its file order, a
-file's camelCase key before its PascalCase one: §1.1), never again in the others.
+file's camelCase key before its PascalCase one: §1.1; of those, the first whose matcher
+matches the tool, since Copilot runs no other), never again in the others.
+``hookd relay install`` puts the portable hooks' tools into the matcher of the first entry
+of each event (``integration._add_entries``), so the first entry that runs is that one
+wherever a scope relays alone; with both scopes relayed, a tool only the project's
+portable hooks name runs them in the project's entry.
 """
 
 from __future__ import annotations
@@ -41,6 +47,7 @@ from ..portable import (
 )
 from ..relay_entries import is_relay_command
 from . import config, payload
+from .dialect import matches
 from .events import AGENT_EVENT, PASCAL, PASCAL_OF, TOOL_NAMES
 from .output import NO_REASON
 
@@ -56,6 +63,10 @@ EVENTS: Mapping[str, str] = {
 PascalCase keys are Claude's event names already. ``userPromptTransformed``,
 ``errorOccurred``/``ErrorOccurred`` have no shared equivalent; ``preMcpToolCall`` is
 unverified (§9)."""
+
+SPELLINGS: Mapping[str, str] = AGENT_EVENT
+"""Each key → its agent event (camelCase): a relay entry under either key carries it
+(``dialects.portable.spelled``: ``hookd status`` and a relay fire's warnings)."""
 
 TOOLS: Mapping[str, str] = {
     "bash": "Bash", "powershell": "Bash", "view": "Read", "create": "Write", "edit": "Edit",
@@ -233,7 +244,8 @@ def runs_portable(request: FireRequest) -> bool:
 
 def first_entry(request: FireRequest) -> tuple[str, str] | None:
     """The hook file and key of the first ``hookd-relay copilot`` entry of the fire's
-    event in Copilot's order, up to the fire's own file; None when none is found."""
+    event that Copilot runs for it (its matcher matches), in Copilot's order, up to the
+    fire's own file; None when none is found."""
     event = AGENT_EVENT[request.event]
     keys = (event, PASCAL_OF[event]) if event in PASCAL_OF else (event,)
     own = os.path.normpath(request.relay_entry or "")
@@ -241,7 +253,8 @@ def first_entry(request: FireRequest) -> tuple[str, str] | None:
         source = Source(DIALECT, "user", path, "hookdir")
         hooks = config.hook_file(source, path, path, None, 0).hooks
         for key in keys:
-            if any(_is_copilot_entry(spec.command) for spec in hooks.get(key, ())):
+            if any(_is_copilot_entry(spec.command) and matches(spec, request)
+                   for spec in hooks.get(key, ())):  # fmt: skip
                 return path, key
         if path == own:
             break

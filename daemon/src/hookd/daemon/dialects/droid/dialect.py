@@ -198,6 +198,23 @@ def select(
     return chosen, warnings
 
 
+def relay_entry_runs(folder: str, request: FireRequest) -> bool:
+    """Whether Droid runs a relay entry of the ``.factory`` ``folder`` for this fire: one
+    in the list in force for the event (``_in_force``) whose matcher and ``commandRegex``
+    apply."""
+    names = (config.HOOKS_FILE, config.LEGACY_HOOKS_FILE, config.SETTINGS_FILE)
+    sources = [Source(DIALECT, "user", os.path.join(folder, name), "settings") for name in names]
+    value, command = _matcher_value(request), _command(request)
+    for _source, content, events in _in_force([(s, config.load(s)) for s in sources]):
+        specs = content.hooks.get(request.event, ()) if request.event in events else ()
+        for spec in specs:
+            if relay_entries.is_relay_command(spec.command) and _applies(
+                spec, request.event, value, command, []
+            ):
+                return True
+    return False
+
+
 def _matcher_value(request: FireRequest) -> str | None:
     name = ev.MATCHER_FIELD.get(request.event)
     value = request.payload.get(name) if name else None

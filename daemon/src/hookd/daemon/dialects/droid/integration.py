@@ -88,7 +88,7 @@ def failing_answer(message: str, block: bool) -> RelayAnswer:
 def plan(action: AdoptAction, home: str, scope: str, project: str, options: PlanOptions) -> Plan:
     folder = os.path.join(home if scope == "user" else project, ".factory")
     owned = adopted_path(home, scope, None if scope == "user" else project)
-    return _ACTIONS[action](folder, owned, options.relay)
+    return _ACTIONS[action](folder, owned, options)
 
 
 class _Folder:
@@ -129,7 +129,7 @@ class _Folder:
         return found
 
 
-def _adopt(folder: str, owned_file: str, relay: str) -> Plan:
+def _adopt(folder: str, owned_file: str, options: PlanOptions) -> Plan:
     """Move each event's handlers (all but the relay's and ``preserveRiskLevel`` ones)
     into the hookd-owned file; relay the events it then holds."""
     place = _Folder(folder)
@@ -158,12 +158,12 @@ def _adopt(folder: str, owned_file: str, relay: str) -> Plan:
                 kept.append({**group, "hooks": stay})
         place.home_of(event)[event] = kept
     notes[:0] = handed_over(moved, folder, owned_file, adopted_before)
-    _relay_entries(place, folder, owned_hooks, relay)
+    _relay_entries(place, folder, owned_hooks, options)
     writes = {owned_file: (owned_text, dump_settings(owned)), **place.writes()}
     return Plan(writes, notes)
 
 
-def _unadopt(folder: str, owned_file: str, relay: str) -> Plan:
+def _unadopt(folder: str, owned_file: str, options: PlanOptions) -> Plan:
     """Give the adopted hooks back (each event to the file the agent reads it from) and
     remove the relay entries."""
     place = _Folder(folder)
@@ -180,17 +180,19 @@ def _unadopt(folder: str, owned_file: str, relay: str) -> Plan:
     return plan
 
 
-def _install(folder: str, owned_file: str, relay: str) -> Plan:
+def _install(folder: str, owned_file: str, options: PlanOptions) -> Plan:
+    """The relay entries for the events of the adopted hooks and of the portable hooks of
+    the scope."""
     place = _Folder(folder)
     owned, _ = _read(owned_file)
     hooks = _owned_hooks(owned, owned_file)
-    if not hooks:
+    if not hooks and not options.portable:
         raise UserError(nothing_adopted(owned_file))
-    _relay_entries(place, folder, hooks, relay)
-    return Plan(place.writes(), [f"relaying {', '.join(sorted(hooks))}"])
+    _relay_entries(place, folder, hooks, options)
+    return Plan(place.writes(), [f"relaying {', '.join(sorted({*hooks, *options.portable}))}"])
 
 
-def _uninstall(folder: str, owned_file: str, relay: str) -> Plan:
+def _uninstall(folder: str, owned_file: str, options: PlanOptions) -> Plan:
     place = _Folder(folder)
     _drop_relay(place)
     owned, _ = _read(owned_file)
@@ -210,23 +212,33 @@ def relay_command(relay: str, folder: str) -> str:
     return f"{shell_word(relay)} {RELAY_ARGUMENT} {shell_word(folder)}"
 
 
-def _relay_entries(place: _Folder, folder: str, owned: Mapping[str, Any], relay: str) -> None:
-    """One relay entry per event the hookd-owned file has hooks for, at the end of the
-    list the agent reads for that event."""
+def _relay_entries(
+    place: _Folder, folder: str, owned: Mapping[str, Any], options: PlanOptions
+) -> None:
+    """One relay entry per event the hookd-owned file has hooks for or the portable hooks
+    of the scope use (``options.portable``), at the end of the list the agent reads for
+    that event."""
     _drop_relay(place)
-    for event, groups in owned.items():
-        if not groups:
+    for event in dict.fromkeys([*owned, *options.portable]):
+        adopted = [g for g in owned.get(event) or [] if isinstance(g, dict)]
+        need = options.portable.get(event)
+        if not adopted and need is None:
             continue
-        longest = max((_timeout(h) for g in groups if isinstance(g, dict)
-                       for h in g.get("hooks", [])), default=ev.DEFAULT_TIMEOUT_S)  # fmt: skip
-        entry = {"type": "command", "command": relay_command(relay, folder),
+        timeouts = [_timeout(h) for g in adopted for h in g.get("hooks", [])]
+        matchers = [g.get("matcher") for g in adopted]
+        regexes = [g.get("commandRegex") for g in adopted]
+        if need is not None:
+            timeouts.append(need.timeout_s)
+            matchers += portable_matchers(need.tools)
+            regexes.append(None)  # the portable hooks run on every command
+        longest = max(timeouts, default=ev.DEFAULT_TIMEOUT_S)
+        entry = {"type": "command", "command": relay_command(options.relay, folder),
                  "timeout": longest + RELAY_MARGIN_S}  # fmt: skip
-        adopted = [g for g in groups if isinstance(g, dict)]
         group: dict[str, Any] = {"hooks": [entry]}
-        regex = union_command_regex([g.get("commandRegex") for g in adopted])
+        regex = union_command_regex(regexes)
         if regex is not None:
             group = {"commandRegex": regex, **group}
-        matcher = union_matcher(event, [g.get("matcher") for g in adopted])
+        matcher = union_matcher(event, matchers)
         if matcher is not None:
             group = {"matcher": matcher, **group}
         events = place.home_of(event)
@@ -245,6 +257,15 @@ def union_matcher(event: str, matchers: list[Any]) -> str | None:
     pieces = [m for m in found if compiles(m)]
     pieces += [exactly(m) for m in found if not compiles(m) or re.search(m, m) is None]
     return alternation(pieces)
+
+
+def portable_matchers(tools: frozenset[str] | None) -> list[str | None]:
+    """The portable hooks' tools as matchers ``union_matcher`` joins: each name (a name
+    with characters a regular expression reads otherwise, such as an MCP tool's dot,
+    exactly); ``[None]`` (every tool) for an event without named tools."""
+    if tools is None:
+        return [None]
+    return [t if re.escape(t) == t else exactly(t) for t in sorted(tools)]
 
 
 def union_command_regex(regexes: list[Any]) -> str | None:
@@ -297,7 +318,8 @@ def _not_adoptable(handler: Any) -> str | None:
     return None
 
 
-_ACTIONS: dict[AdoptAction, Callable[[str, str, str], Plan]] = {
+_ACTIONS: dict[AdoptAction, Callable[[str, str, PlanOptions], Plan]] = {
     "adopt": _adopt, "unadopt": _unadopt, "install": _install, "uninstall": _uninstall,
 }  # fmt: skip
-"""Each action's plan from (the agent's folder, the hookd-owned file, the relay's path)."""
+"""Each action's plan from (the agent's folder, the hookd-owned file, the command line's
+options)."""

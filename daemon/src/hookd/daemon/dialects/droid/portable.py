@@ -14,10 +14,18 @@ riskLevelReason}``, ``Create`` ``{file_path, content}``, ``Edit`` ``{file_path, 
 new_str}``, ``Read`` ``{file_path}``, ``Grep`` ``{pattern, path}``, ``Glob`` ``{patterns,
 folder}`` (given as Droid sends it: a list is no Claude ``pattern``). ``FetchUrl`` and
 ``WebSearch`` are named by Droid's documentation only; their inputs are not confirmed.
+
+Once per event (``runs_portable``): Droid runs the relay entry of both ``.factory``
+folders (the project's and the user's) when its matcher applies, and ``hookd relay
+install`` writes the entries for the user's portable file into ``~/.factory`` and those
+for a project's into the project's. A fire runs the portable hooks of both files (hookd
+selects them by their own matchers) from the user's entry; from the project's only when
+no relay entry of ``~/.factory`` runs for this event and tool.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
@@ -29,10 +37,10 @@ from ..portable import (
     AgentAnswer,
     AnswerField,
     PortableAnswer,
-    every_fire,
     plain_spec,
 )
 from . import events
+from .dialect import relay_entry_runs
 
 DIALECT = Dialect.DROID
 
@@ -68,8 +76,20 @@ CARRIES: Mapping[str, frozenset[AnswerField]] = {
     "SessionEnd": frozenset(),
 }
 
-runs_portable = every_fire
 agent_spec = plain_spec
+
+
+def runs_portable(request: FireRequest) -> bool:
+    """A direct fire, the user's relay entry, an entry that names no folder: yes; the
+    project's entry only when no relay entry of ``~/.factory`` runs for this fire (the
+    module docstring)."""
+    if not request.relay or request.relay_entry is None:
+        return True
+    home = request.env.get("HOME", "")
+    if not os.path.isabs(home):
+        return True
+    user = os.path.join(os.path.normpath(home), ".factory")
+    return os.path.normpath(request.relay_entry) == user or not relay_entry_runs(user, request)
 
 
 def shared_payload(request: FireRequest, event: str) -> dict[str, Any]:

@@ -15,6 +15,10 @@ hooks across its files, §1.3): that one run fires every adopted hook of the eve
 hookd merges as Gemini would have (the same hook adopted from both files runs once). Hooks
 Gemini itself would skip stay where they are, and the plan says why; so do the system
 files' hooks (root's, the administrator's) and extensions' (the extension's own).
+
+``adopt`` and ``relay install`` also relay the events the scope's portable hooks use
+(``PlanOptions.portable``): the same one entry per event, its matcher covering their tools
+too, its timeout theirs; the one run per event fires them (``portable.runs_portable``).
 """
 
 from __future__ import annotations
@@ -50,6 +54,7 @@ from ..integration import (
     text,
 )
 from ..matcher_union import alternation, compiles, distinct, exactly
+from ..portable_needs import Needs
 from ..relay_entries import RELAY_COMMAND, shell_word
 from .config import CONFIG_FIELDS, HANDLER_TYPES, SETTINGS_FILE, timeout_ms
 from .dialect import adopted_path
@@ -89,6 +94,8 @@ class Shape:
     relay_timeout: Callable[[list[dict[str, Any]]], int | float]
     union_matcher: Callable[[str, list[Any]], str | None]
     """The relay entry's matcher for an event's adopted groups (None: no matcher)."""
+    timeout_value: Callable[[float], float]
+    """A handler's ``timeout`` in the agent's unit for so many seconds (a portable hook's)."""
 
 
 def failing_answer(message: str, block: bool) -> RelayAnswer:
@@ -120,21 +127,35 @@ def plan(action: AdoptAction, home: str, scope: str, project: str, options: Plan
     else:
         agent_file = os.path.join(project, ".gemini", SETTINGS_FILE)
         owned_file, others = adopted_path(home, project), (user_owned,)
-    return settings_plan(action, agent_file, owned_file, options.relay, others, GEMINI)
+    return settings_plan(action, agent_file, owned_file, options, others, GEMINI)
 
 
 def settings_plan(
     action: AdoptAction,
     agent_file: str,
     owned_file: str,
-    relay: str,
+    options: PlanOptions,
     others: tuple[str, ...],
     shape: Shape,
 ) -> Plan:
     """One action's plan for a Gemini-style settings file (``agent_file``), its hookd-owned
-    file, this installation's relay, and the other hookd-owned files a relay entry there may
-    run."""
-    return _ACTIONS[action](agent_file, owned_file, relay, others, shape)
+    file, this installation's relay and the portable hooks' needs (``options``), and the
+    other hookd-owned files a relay entry there may run."""
+    where = _Files(agent_file, owned_file, options.relay, others, options.portable)
+    return _ACTIONS[action](where, shape)
+
+
+@dataclass(frozen=True, slots=True)
+class _Files:
+    """What a plan works on: the agent's file, the hookd-owned file, the relay's path, the
+    other hookd-owned files a relay entry there may run, and the events the portable
+    hooks of the scope need relayed."""
+
+    agent: str
+    owned: str
+    relay: str
+    others: tuple[str, ...]
+    portable: Needs
 
 
 def _hooks(settings: dict[str, Any], path: str) -> dict[str, list[dict[str, Any]]]:
@@ -160,10 +181,10 @@ def _with_hooks(settings: dict[str, Any], events: dict[str, list[dict[str, Any]]
         settings.pop("hooks", None)
 
 
-def _adopt(
-    agent_file: str, owned_file: str, relay: str, others: tuple[str, ...], shape: Shape
-) -> Plan:
-    """Move the file's command hooks into the hookd-owned file; relay their events."""
+def _adopt(where: _Files, shape: Shape) -> Plan:
+    """Move the file's command hooks into the hookd-owned file; relay their events (and
+    the portable hooks')."""
+    agent_file, owned_file = where.agent, where.owned
     agent, agent_text = _read(agent_file)
     owned, owned_text = _read(owned_file)
     notes: list[str] = []
@@ -181,15 +202,14 @@ def _adopt(
     owned["hooks"] = owned_hooks
     _with_hooks(agent, _without_relay(kept, shape))
     notes[:0] = handed_over(moved, agent_file, owned_file, bool(_hooks(owned, owned_file)))
-    plan = _relayed(agent, agent_file, agent_text, owned, relay, notes, others, shape)
+    plan = _relayed(agent, agent_text, owned, notes, where, shape)
     plan.writes[owned_file] = (owned_text, dump_settings(owned))
     return plan
 
 
-def _unadopt(
-    agent_file: str, owned_file: str, relay: str, others: tuple[str, ...], shape: Shape
-) -> Plan:
+def _unadopt(where: _Files, shape: Shape) -> Plan:
     """Give the adopted hooks back to the agent's file; take out the relay entries."""
+    agent_file, owned_file = where.agent, where.owned
     agent, agent_text = _read(agent_file)
     owned, owned_text = _read(owned_file)
     _with_hooks(agent, _without_relay(_hooks(agent, agent_file), shape))
@@ -205,23 +225,21 @@ def _unadopt(
     return plan
 
 
-def _install(
-    agent_file: str, owned_file: str, relay: str, others: tuple[str, ...], shape: Shape
-) -> Plan:
-    """Write the relay entries for the events hookd holds hooks for."""
-    agent, agent_text = _read(agent_file)
-    owned, _ = _read(owned_file)
-    if not _hooks(owned, owned_file):
-        raise UserError(nothing_adopted(owned_file))
-    _with_hooks(agent, _without_relay(_hooks(agent, agent_file), shape))
-    notes = [f"relaying {', '.join(sorted(_hooks(owned, owned_file)))}"]
-    return _relayed(agent, agent_file, agent_text, owned, relay, notes, others, shape)
+def _install(where: _Files, shape: Shape) -> Plan:
+    """Write the relay entries for the events hookd holds hooks for (adopted or portable)."""
+    agent, agent_text = _read(where.agent)
+    owned, _ = _read(where.owned)
+    events = {*_hooks(owned, where.owned), *where.portable}
+    if not events:
+        raise UserError(nothing_adopted(where.owned))
+    _with_hooks(agent, _without_relay(_hooks(agent, where.agent), shape))
+    notes = [f"relaying {', '.join(sorted(events))}"]
+    return _relayed(agent, agent_text, owned, notes, where, shape)
 
 
-def _uninstall(
-    agent_file: str, owned_file: str, relay: str, others: tuple[str, ...], shape: Shape
-) -> Plan:
-    """Remove the relay entries (adopted hooks then do not run)."""
+def _uninstall(where: _Files, shape: Shape) -> Plan:
+    """Remove the relay entries (adopted and portable hooks then do not run)."""
+    agent_file, owned_file = where.agent, where.owned
     agent, agent_text = _read(agent_file)
     _with_hooks(agent, _without_relay(_hooks(agent, agent_file), shape))
     owned, _ = _read(owned_file)
@@ -231,30 +249,37 @@ def _uninstall(
 
 def _relayed(
     agent: dict[str, Any],
-    agent_file: str,
     agent_text: str | None,
     owned: dict[str, Any],
-    relay: str,
     notes: list[str],
-    others: tuple[str, ...],
+    where: _Files,
     shape: Shape,
 ) -> Plan:
-    """The agent's file with one relay entry per adopted event (its timeout covers the
-    hooks of the other adopted files it may also run: the user's, for a project's)."""
-    events = _hooks(agent, agent_file)
-    command = f"{shell_word(relay)} {shape.argument}"
-    more = [_read(other)[0] for other in others]
-    for event, groups in _hooks(owned, "").items():
+    """The agent's file with one relay entry per adopted or portable event: its timeout
+    covers the hooks of the other adopted files it may also run (the user's, for a
+    project's) and the portable hooks', its matcher their tools too."""
+    events = _hooks(agent, where.agent)
+    command = f"{shell_word(where.relay)} {shape.argument}"
+    more = [_read(other)[0] for other in where.others]
+    adopted = _hooks(owned, "")
+    for event in [*adopted, *sorted(set(where.portable) - set(adopted))]:
+        groups = adopted.get(event, [])
         also = [g for other in more for g in _hooks(other, "").get(event, [])]
+        matchers = [g.get("matcher") for g in groups]
+        need = where.portable.get(event)
+        if need is not None:
+            seconds = {"timeout": shape.timeout_value(need.timeout_s)}
+            also.append({"hooks": [seconds]})
+            matchers += sorted(need.tools) if need.tools is not None else [""]
         entry = {"type": "command", "name": RELAY_NAME, "command": command,
                  "timeout": shape.relay_timeout(groups + also)}  # fmt: skip
         group: dict[str, Any] = {"hooks": [entry]}
-        matcher = shape.union_matcher(event, [g.get("matcher") for g in groups])
+        matcher = shape.union_matcher(event, matchers)
         if matcher is not None:
             group = {"matcher": matcher, **group}
         events.setdefault(event, []).append(group)
     _with_hooks(agent, events)
-    return Plan({agent_file: (agent_text, dump_settings(agent))}, notes)
+    return Plan({where.agent: (agent_text, dump_settings(agent))}, notes)
 
 
 def _relay_timeout(groups: list[dict[str, Any]]) -> int:
@@ -298,10 +323,10 @@ def union_matcher(event: str, matchers: list[Any]) -> str | None:
     return alternation([m if compiles(m) else exactly(m) for m in found])
 
 
-GEMINI = Shape(RELAY_ARGUMENT, _not_adoptable, _relay_timeout, union_matcher)
+GEMINI = Shape(RELAY_ARGUMENT, _not_adoptable, _relay_timeout, union_matcher,
+               lambda seconds: seconds * 1000)  # fmt: skip
 
-_ACTIONS: dict[AdoptAction, Callable[[str, str, str, tuple[str, ...], Shape], Plan]] = {
+_ACTIONS: dict[AdoptAction, Callable[[_Files, Shape], Plan]] = {
     "adopt": _adopt, "unadopt": _unadopt, "install": _install, "uninstall": _uninstall,
 }  # fmt: skip
-"""Each action's plan from (the agent's file, the hookd-owned file, the relay's path, the
-other hookd-owned files a relay entry there may run, the agent's shape)."""
+"""Each action's plan from its files and the agent's shape."""

@@ -68,7 +68,7 @@ def plan(action: AdoptAction, home: str, scope: str, project: str, options: Plan
     else:
         agent_file = os.path.join(project, ".qwen", SETTINGS_FILE)
         owned_file, others = adopted_path(home, project), (user_owned,)
-    return settings_plan(action, agent_file, owned_file, options.relay, others, QWEN)
+    return settings_plan(action, agent_file, owned_file, options, others, QWEN)
 
 
 def _not_adoptable(handler: Any) -> str | None:
@@ -115,4 +115,9 @@ def union_matcher(event: str, matchers: list[Any]) -> str | None:
     return "|".join(sorted(found, key=lambda m: m.startswith(("^", "("))))
 
 
-QWEN = Shape(RELAY_ARGUMENT, _not_adoptable, _relay_timeout, union_matcher)
+def _timeout_value(seconds: float) -> float:
+    """So many seconds as Qwen reads a ``timeout`` (1000 or more: milliseconds)."""
+    return seconds if seconds < MS_FROM else seconds * 1000
+
+
+QWEN = Shape(RELAY_ARGUMENT, _not_adoptable, _relay_timeout, union_matcher, _timeout_value)

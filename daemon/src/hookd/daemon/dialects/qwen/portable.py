@@ -7,9 +7,9 @@ Its tools are Gemini CLI's ids (``run_shell_command``, ``read_file``, ``write_fi
 but ``edit`` for Gemini's ``replace``, and their shared names are Qwen's own Claude
 aliases (``events.TOOL_ALIASES``, §2.1). Input keys seen from the real agent:
 ``run_shell_command`` ``{command, description}`` and ``read_file`` ``{file_path}`` (§3.1),
-``write_file`` ``{file_path, content}`` (``tests/agents/qwen``, ``match-write-alias``).
-Not confirmed: ``edit``'s (taken to be Gemini's ``{file_path, old_string, new_string}``),
-``glob``, ``grep_search``, ``web_fetch`` and ``agent``'s (the real-agent matrix checks them).
+``write_file`` ``{file_path, content}`` (``tests/agents/qwen``, ``match-write-alias``),
+``edit`` ``{file_path, old_string, new_string}`` (``tests/agents/portable``, the matrix).
+Not confirmed: ``glob``, ``grep_search``, ``web_fetch`` and ``agent``'s.
 """
 
 from __future__ import annotations
