@@ -6,13 +6,10 @@ matrix modules share it; ``matrix.py`` is another engineer's and stays as it is.
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
-import trio
-
 from agents.harness.cline_cases import make_places
-from agents.portable.matrix import Portable, write_portable_hooks
+from agents.portable.matrix import Portable, relay_install, write_portable_hooks
 
 
 async def cline_case(agent: str, root: Path) -> tuple[dict[str, Path], Portable]:
@@ -25,19 +22,7 @@ async def cline_case(agent: str, root: Path) -> tuple[dict[str, Path], Portable]
 async def installed(agent: str, home: Path, ws: Path) -> Portable:
     """The portable hooks written into ``home`` and the agent's relay installed for them."""
     portable = write_portable_hooks(home)
-    said = await relay_install(agent, home, ws)
+    said = await relay_install(agent, home, "--project", str(ws))
+    assert "wrote " in said, said
     assert "portable hooks" in said, said
     return portable
-
-
-async def relay_install(agent: str, home: Path, ws: Path) -> str:
-    """``hookd relay install --agent AGENT`` for ``home`` (run from ``ws``); its output."""
-    done = await trio.run_process(
-        [sys.executable, "-m", "hookd", "relay", "install", "--agent", agent,
-         "--home", str(home), "--project", str(ws)],
-        capture_stdout=True, capture_stderr=True, check=False,
-    )  # fmt: skip
-    said = done.stdout.decode()
-    assert done.returncode == 0, done.stderr.decode()
-    assert "wrote " in said, said
-    return said
