@@ -121,6 +121,38 @@ async def test_a_rewrite_reaches_auggie_in_its_tool_keys(rpc, workspace, isolate
     assert save["updatedInput"] == {"path": str(workspace / "a.txt"), "file_content": "redacted"}
 
 
+async def test_an_edit_in_str_replace_entries_reads_and_rewrites_its_first_entry(
+    rpc, workspace, isolated_home
+) -> None:
+    """auggie 0.36.0's schema nests an edit (``str_replace_entries``, what the real agent
+    sends: tests/agents/portable/test_portable_augment.py): the first entry is the shared
+    ``old_string``/``new_string``, and a rewrite of them goes back into it."""
+    user_portable(
+        isolated_home,
+        claude_settings(
+            "PreToolUse",
+            command(
+                "python3 -c \"import json,sys; e=json.load(sys.stdin); i=e['tool_input']; "
+                "print(json.dumps({'hookSpecificOutput': {'hookEventName': 'PreToolUse', "
+                "'updatedInput': {**i, 'new_string': i['old_string'] + '!'}}}))\""
+            ),
+            matcher="Edit",
+        ),
+    )
+    second = {"old_str": "c", "new_str": "d"}
+    edit = tool("str-replace-editor", command="str_replace", path="a.ts",
+                str_replace_entries=[{"old_str": "a", "new_str": "b",
+                                      "old_str_start_line_number": 1}, second])  # fmt: skip
+
+    result = await rpc.fire("augment", "PreToolUse", [str(workspace)], edit)
+
+    assert result["updatedInput"] == {
+        "command": "str_replace", "path": str(workspace / "a.ts"),
+        "str_replace_entries": [
+            {"old_str": "a", "new_str": "a!", "old_str_start_line_number": 1}, second],
+    }  # fmt: skip
+
+
 async def test_portable_and_auggie_hooks_combine_by_auggie_rules(
     rpc, workspace, isolated_home
 ) -> None:

@@ -16,12 +16,20 @@ its own rules; the relay file serves both (``hookd-relay`` tells them apart by t
 events), so a folder's hooks and relay files are those either runner finds: a file named
 exactly like the event where the original runner had a hook (it runs only that name),
 else ``<Event>.sh``.
+
+The portable hooks (``PlanOptions.portable``) run on a relay fire only from the global
+``Cline/Hooks`` folder's relay file (``cline.portable.runs_portable``: every folder's
+relay file runs once per event, the portable hooks must run once): ``install`` and
+``adopt`` write a relay file there for each event they use, at a project's scope too
+(the project's portable hooks run from there as well). It is named exactly like the
+event, which both runners run (one file serves both where their global folders are the
+same, told apart by the event's ``hookName``).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 
 from ..edits import Place, Plan, Remove, Step, WriteFile, not_relayed, nothing_adopted
 from ..errors import UserError
@@ -31,6 +39,7 @@ from .base import DialectModule
 from .cline import dialect as cline
 from .cline_sdk import dialect as cline_sdk
 from .integration import AdoptAction, PlanOptions
+from .portable_needs import Needs
 
 SCOPES: Mapping[str, str] = {
     "user": "the global hook folders",
@@ -67,20 +76,54 @@ def plan(
     user_folder: UserFolder,
 ) -> Plan:
     """The edits of ``action`` (adopt, unadopt, install, uninstall) for every folder of
-    ``scope`` (user: the global and user folders; project: the project's)."""
+    ``scope`` (user: the global and user folders; project: the project's), and the
+    global folder's relay files for the portable hooks (adopt, install)."""
     agent = module.DIALECT.value
     whole = Plan()
     places = folders(module, home, scope, project, user_folder(options.environ))
-    if action == "install" and not any(_events(owned) for _folder, owned in places):
+    needs = options.portable if action in ("adopt", "install") else {}
+    carrier = portable_folder(module, home)
+    if action == "install" and not needs and not any(_events(owned) for _f, owned in places):
         raise UserError(nothing_adopted(", ".join(owned.path for _folder, owned in places)))
     for agent_folder, owned in places:
-        one = ACTIONS[action](agent, agent_folder, owned, home, options.relay)
+        portable = needs if (agent_folder, owned.path) == (carrier[0], carrier[1].path) else {}
+        one = ACTIONS[action](agent, agent_folder, owned, home, options.relay, portable)
+        whole.notes += one.notes
+        whole.steps += one.steps
+    if needs and scope != "user":
+        one = carry(agent, carrier[0], carrier[1], options.relay, needs)
         whole.notes += one.notes
         whole.steps += one.steps
     if action == "adopt" and scope == "project" and whole.steps:
         whole.notes.append(f"the project's hooks now live in {project}/.hookd: run 'hookd "
                            f"allow {project}' so that hookd runs them")  # fmt: skip
     return whole
+
+
+def portable_folder(module: DialectModule, home: str) -> tuple[str, Source]:
+    """The runner's global ``Cline/Hooks`` folder and the hookd-owned source beside it:
+    the one folder whose relay file runs the portable hooks."""
+    for folder, owned in folders(module, home, "user", "/", None):
+        if owned.layer == "global":
+            return folder, owned
+    raise AssertionError(f"{module.DIALECT.value} has no global hook folder")
+
+
+def carry(agent: str, folder: str, owned: Source, relay: str, needs: Needs) -> Plan:
+    """A project's portable hooks: relay files in the global folder for their events
+    (added, none removed: the user's own relay files stay)."""
+    own_hooks, relays = _hooks(folder, owned)
+    notes: list[str] = []
+    steps: list[Step] = []
+    for event in sorted(needs):
+        path = _portable_path(agent, folder, event, own_hooks, relays, notes)
+        if path is not None:
+            steps.append(WriteFile(path, relay_file(agent, owned, relay)))
+    notes.append(f"the project's portable hooks of {', '.join(sorted(needs))} run from the "
+                 f"relay files of the global folder {folder} (the agent runs every folder's; "
+                 f"only those run them): 'hookd relay uninstall --agent {agent}' removes "
+                 "them")  # fmt: skip
+    return Plan(notes=notes, steps=_needed(steps))
 
 
 def folders(
@@ -101,10 +144,12 @@ def folders(
     return found
 
 
-def adopt(agent: str, folder: str, owned: Source, home: str, relay: str) -> Plan:
-    """Move the folder's files into hookd's folder; a relay file per event in their place.
-    A hook file is placed in hookd's folder before the relay is renamed over it, so the
-    agent never finds neither."""
+def adopt(
+    agent: str, folder: str, owned: Source, home: str, relay: str, portable: Collection[str]
+) -> Plan:
+    """Move the folder's files into hookd's folder; a relay file per event in their place
+    (and per ``portable`` event). A hook file is placed in hookd's folder before the relay
+    is renamed over it, so the agent never finds neither."""
     own_hooks, relays = _hooks(folder, owned)
     names = [n for n in _files(folder) if os.path.join(folder, n) not in _all(relays)]
     taken = [n for n in names if os.path.lexists(os.path.join(owned.path, n))]
@@ -115,9 +160,14 @@ def adopt(agent: str, folder: str, owned: Source, home: str, relay: str) -> Plan
     steps: list[Step] = [Place(os.path.join(folder, n), os.path.join(owned.path, n)) for n in names]
     replaced: set[str] = set()
     adopted = _events(owned) | set(own_hooks)
-    for event in sorted(adopted):
+    for event in sorted(adopted | set(portable)):
         paths = own_hooks.get(event, [])
-        target = (paths or relays.get(event) or [_relay_name(folder, event, owned)])[0]
+        if paths:
+            target = paths[0]
+        elif event in portable:
+            target = _exact(agent, folder, event, relays)
+        else:
+            target = (relays.get(event) or [_relay_name(folder, event, owned)])[0]
         replaced.add(target)
         steps.append(WriteFile(target, relay_file(agent, owned, relay)))
     steps += [Remove(os.path.join(folder, n)) for n in names
@@ -134,7 +184,9 @@ def adopt(agent: str, folder: str, owned: Source, home: str, relay: str) -> Plan
     return Plan(notes=[note], steps=_needed(steps))
 
 
-def unadopt(agent: str, folder: str, owned: Source, home: str, relay: str) -> Plan:
+def unadopt(
+    agent: str, folder: str, owned: Source, home: str, relay: str, portable: Collection[str]
+) -> Plan:
     """Move hookd's files back into the agent's folder, over the relay files."""
     _own, relays = _hooks(folder, owned)
     names = _files(owned.path)
@@ -152,14 +204,22 @@ def unadopt(agent: str, folder: str, owned: Source, home: str, relay: str) -> Pl
     return Plan(notes=[note], steps=steps)
 
 
-def install(agent: str, folder: str, owned: Source, home: str, relay: str) -> Plan:
-    """A relay file for each event hookd holds hooks for, none for the others."""
+def install(
+    agent: str, folder: str, owned: Source, home: str, relay: str, portable: Collection[str]
+) -> Plan:
+    """A relay file for each event hookd holds hooks for or the ``portable`` hooks use,
+    none for the others."""
     own_hooks, relays = _hooks(folder, owned)
     steps: list[Step] = []
-    notes = []
+    notes: list[str] = []
     adopted = _events(owned)
     kept: set[str] = set()
-    for event in sorted(adopted):
+    for event in sorted(set(portable)):
+        path = _portable_path(agent, folder, event, own_hooks, relays, notes)
+        if path is not None:
+            kept.add(path)
+            steps.append(WriteFile(path, relay_file(agent, owned, relay)))
+    for event in sorted(adopted - set(portable)):
         if event in own_hooks and event not in relays:
             notes.append(f"{event}: {own_hooks[event][0]} is the agent's own hook, so no relay "
                          "file can take its place; 'hookd adopt' hands it over too")  # fmt: skip
@@ -168,12 +228,15 @@ def install(agent: str, folder: str, owned: Source, home: str, relay: str) -> Pl
         kept.add(path)
         steps.append(WriteFile(path, relay_file(agent, owned, relay)))
     steps += [Remove(path) for path in _all(relays) if path not in kept]
-    if adopted:
-        notes.append(f"relaying {', '.join(sorted(adopted))} from {folder}")
+    if adopted or portable:
+        notes.append(f"relaying {', '.join(sorted(adopted | set(portable)))} from {folder}"
+                     + (" (the portable hooks' too)" if portable else ""))  # fmt: skip
     return Plan(notes=notes, steps=_needed(steps))
 
 
-def uninstall(agent: str, folder: str, owned: Source, home: str, relay: str) -> Plan:
+def uninstall(
+    agent: str, folder: str, owned: Source, home: str, relay: str, portable: Collection[str]
+) -> Plan:
     """Remove the relay files (the adopted hooks then do not run until re-installed)."""
     _own, relays = _hooks(folder, owned)
     notes = []
@@ -220,6 +283,35 @@ def _relay_name(folder: str, event: str, owned: Source) -> str:
     adopted = Source(owned.dialect, owned.layer, owned.path, "hookdir")
     exact = cline.load_event(adopted, event)
     return os.path.join(folder, event if isinstance(exact, tuple) and exact else f"{event}.sh")
+
+
+def _portable_path(
+    agent: str,
+    folder: str,
+    event: str,
+    own_hooks: dict[str, list[str]],
+    relays: dict[str, list[str]],
+    notes: list[str],
+) -> str | None:
+    """Where the portable hooks' relay file of ``event`` goes (``_exact``), or None (with
+    a note) where one of the agent's own hooks holds that name."""
+    path = _exact(agent, folder, event, relays)
+    if os.path.lexists(path) and path not in relays.get(event, ()):
+        notes.append(f"{event}: {path} is the agent's own hook, so no relay file for the "
+                     "portable hooks can take its place; 'hookd adopt' hands it over "
+                     "first")  # fmt: skip
+        return None
+    return path
+
+
+def _exact(agent: str, folder: str, event: str, relays: dict[str, list[str]]) -> str:
+    """A portable event's relay file: named exactly like the event (both runners run
+    that name, so one file serves both in a folder they share); the SDK keeps a relay
+    file it already runs for it (``<Event>.sh``)."""
+    exact = os.path.join(folder, event)
+    if agent == cline_sdk.DIALECT.value and exact not in relays.get(event, ()):
+        return (relays.get(event) or [exact])[0]
+    return exact
 
 
 def _files(folder: str) -> list[str]:

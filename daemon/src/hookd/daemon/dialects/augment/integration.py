@@ -19,6 +19,15 @@ auggie runs it once whenever that matcher matches (the same relay group in two f
 one hook to it) and hands it the payload its own groups would have had; the relay's fire
 runs the adopted hooks of that matcher. A file of Cursor-style keys, and an event auggie
 ignores in a file (a handler that is not a command, an invalid matcher), stay as written.
+
+The portable hooks (``PlanOptions.portable``) run on a relay fire only from the relay
+group of matcher ``.*`` or from one naming no matcher (``augment.portable.runs_portable``:
+auggie runs one relay group per matcher that matches, the same group in several files
+once), so ``install`` and ``adopt`` add, per tool event they use, the ``.*`` group (args
+``["augment", ".*"]``: it relays every tool call, since a narrower matcher in each scope's
+file would be two groups to auggie and run them twice), and per other event the unmatched
+group; each shared with the adopted hooks' group of that matcher, its timeout covering
+both.
 """
 
 from __future__ import annotations
@@ -49,6 +58,7 @@ from ..integration import (
     RelayFacts,
     listed_roots,
 )
+from ..portable_needs import Needs
 from . import dialect as augment
 
 DIALECT = Dialect.AUGMENT
@@ -71,7 +81,8 @@ failing_answer = integration.exit_code_failing
 
 def plan(action: AdoptAction, home: str, scope: str, project: str, options: PlanOptions) -> Plan:
     where = places(home, scope, project)
-    plan = _ACTIONS[action](where, options.relay)
+    needs = options.portable if action in ("adopt", "install") else {}
+    plan = _ACTIONS[action](where, options.relay, needs)
     if where.relay != where.agent:
         plan.unshared.add(where.relay)
     return plan
@@ -122,7 +133,7 @@ def paths(home: str, scope: str, project: str) -> tuple[str, str]:
     return found[False].path, found[True].path
 
 
-def _adopt(where: Places, relay: str) -> Plan:
+def _adopt(where: Places, relay: str, needs: Needs) -> Plan:
     """Move the file's command hooks into the hookd-owned file; relay their matchers."""
     files = SettingsFiles()
     agent, owned = files[where.agent], files[where.owned]
@@ -147,12 +158,12 @@ def _adopt(where: Places, relay: str) -> Plan:
                 owned.setdefault("hooks", {}).setdefault(event, []).append({**group, "hooks": take})
                 moved += len(take)
     agent["hooks"] = kept
-    _relayed(files, where, relay)
+    _relayed(files, where, relay, needs=needs)
     notes[:0] = handed_over(moved, where.agent, where.owned, bool(_hooks(owned, where.owned)))
     return Plan(files.writes(where.owned, where.agent, where.relay), notes)
 
 
-def _unadopt(where: Places, relay: str) -> Plan:
+def _unadopt(where: Places, relay: str, needs: Needs) -> Plan:
     """Give the adopted groups back to the agent's file and remove their relay groups
     (those of the other scope sharing the relay file stay)."""
     files = SettingsFiles()
@@ -173,18 +184,21 @@ def _unadopt(where: Places, relay: str) -> Plan:
     return plan
 
 
-def _install(where: Places, relay: str) -> Plan:
-    """Write the relay groups for what the hookd-owned files hold."""
+def _install(where: Places, relay: str, needs: Needs) -> Plan:
+    """Write the relay groups for what the hookd-owned files hold and the portable hooks
+    use."""
     files = SettingsFiles()
     adopted = sorted(_hooks(files[where.owned], where.owned))
-    if not adopted:
+    if not adopted and not needs:
         raise UserError(nothing_adopted(where.owned))
-    _relayed(files, where, relay)
-    return Plan(writes=files.writes(where.agent, where.relay),
-                notes=[f"relaying {', '.join(adopted)}"])  # fmt: skip
+    _relayed(files, where, relay, needs=needs)
+    notes = [f"relaying {', '.join(adopted)}"] if adopted else []
+    if needs:
+        notes.append(f"relaying {', '.join(sorted(needs))} for the portable hooks")
+    return Plan(writes=files.writes(where.agent, where.relay), notes=notes)
 
 
-def _uninstall(where: Places, relay: str) -> Plan:
+def _uninstall(where: Places, relay: str, needs: Needs) -> Plan:
     """Remove the scope's relay groups (the adopted hooks then do not run until
     re-installed)."""
     files = SettingsFiles()
@@ -196,10 +210,12 @@ def _uninstall(where: Places, relay: str) -> Plan:
     return plan
 
 
-def _relayed(files: SettingsFiles, where: Places, relay: str, without: str = "") -> None:
+def _relayed(
+    files: SettingsFiles, where: Places, relay: str, without: str = "", needs: Needs | None = None
+) -> None:
     """No relay group left in the agent's file where none belongs (a project's shared
     file, from before they moved); in the relay file, the groups of the hookd-owned
-    files they stand for (less ``without``)."""
+    files they stand for (less ``without``) and those the portable hooks need."""
     for path in dict.fromkeys((where.agent, where.relay)):
         settings = files[path]
         settings["hooks"] = _without_relay(_hooks(settings, path))
@@ -211,6 +227,25 @@ def _relayed(files: SettingsFiles, where: Places, relay: str, without: str = "")
     target = files[where.relay]
     for event, groups in _relay_groups(adopted, relay).items():
         target["hooks"].setdefault(event, []).extend(groups)
+    for event, need in sorted((needs or {}).items()):
+        _portable_group(target["hooks"].setdefault(event, []), event, need.timeout_s, relay)
+
+
+def _portable_group(groups: list[dict[str, Any]], event: str, timeout_s: float, relay: str) -> None:
+    """The relay group the portable hooks of ``event`` run from (``.*`` for a tool event,
+    the unmatched group for the others): the adopted hooks' one when there is one, its
+    timeout covering theirs plus the margin; else a new one."""
+    tool_event = event in augment.TOOL_EVENTS
+    key = ".*" if tool_event else ""
+    timeout = round(timeout_s * 1000) + RELAY_MARGIN_MS
+    for group in groups:
+        handler = (group.get("hooks") or [None])[0]
+        if _is_relay(handler) and str(group.get("matcher", "")) == key:
+            handler["timeout"] = max(int(handler.get("timeout") or 0), timeout)
+            return
+    args = ["augment", key] if tool_event else ["augment"]
+    handler = {"type": "command", "command": relay, "args": args, "timeout": timeout}
+    groups.append({"matcher": key, "hooks": [handler]} if tool_event else {"hooks": [handler]})
 
 
 def _relay_file(plan: Plan, files: SettingsFiles, where: Places) -> None:
@@ -267,7 +302,7 @@ def _is_relay(handler: Any) -> bool:
     )
 
 
-_ACTIONS: dict[AdoptAction, Callable[[Places, str], Plan]] = {
+_ACTIONS: dict[AdoptAction, Callable[[Places, str, Needs], Plan]] = {
     "adopt": _adopt, "unadopt": _unadopt, "install": _install, "uninstall": _uninstall,
 }  # fmt: skip
-"""Each action's plan from the scope's files and the relay's path."""
+"""Each action's plan from the scope's files, the relay's path and the portable needs."""

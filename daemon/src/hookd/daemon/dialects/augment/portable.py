@@ -6,10 +6,12 @@ Sources: ``augment-hooks.md`` (events, the tool names of §PreToolUse, ``tool_in
 examples: ``launch-process {command}``, ``str-replace-editor {path, old_str_1,
 new_str_1}``, ``view {path}``), ``docs/sources/notes/real-agents.md`` (auggie applies
 ``updatedInput``) and the real-agent cases (tests/agents/augment/cases.py: what auggie
-acts on per event). ``save-file``'s content key (``file_content``), ``web-fetch {url}``
-and ``web-search {query}`` are not in the documents' examples nor in a real payload yet
-(phase B's matrix checks them). An MCP tool's name (``search_example-server``) does not
-say its server reliably, so it keeps its name (a ``mcp__...`` matcher does not see it).
+acts on per event). The real-agent matrix (tests/agents/portable/test_portable_augment.py)
+confirms ``save-file {path, file_content}`` and found that 0.36.0's own schema, which the
+model follows, nests an edit as ``str_replace_entries: [{old_str, new_str, ...}]``: read
+here too. ``web-fetch {url}`` and ``web-search {query}`` are not in the documents'
+examples nor in a real payload yet. An MCP tool's name (``search_example-server``) does
+not say its server reliably, so it keeps its name (a ``mcp__...`` matcher does not see it).
 """
 
 from __future__ import annotations
@@ -111,6 +113,8 @@ def shared_payload(request: FireRequest, event: str) -> dict[str, Any]:
         payload["tool_name"] = renamed_tool(TOOLS, own)
         keys = TOOL_KEYS.get(own, {}) if isinstance(own, str) else {}
         payload["tool_input"] = shared_input(keys, payload.get("tool_input"), cwd or None)
+        if own == "str-replace-editor":
+            payload["tool_input"] = {**_first_entry(payload["tool_input"]), **payload["tool_input"]}
     if event == "PostToolUse":
         payload["tool_response"] = payload.get("tool_output", payload.get("tool_error"))
     elif event == "UserPromptSubmit":
@@ -128,10 +132,43 @@ def agent_answer(request: FireRequest, answer: PortableAnswer) -> AgentAnswer:
     if answer.has_updated_input:
         own = request.payload.get("tool_name")
         keys = TOOL_KEYS.get(own, {}) if isinstance(own, str) else {}
-        answer = replace(answer, updated_input=agent_input(
-            keys, answer.updated_input, request.payload.get("tool_input")))  # fmt: skip
+        original = request.payload.get("tool_input")
+        updated = agent_input(keys, answer.updated_input, original)
+        if own == "str-replace-editor":
+            updated = _into_entry(updated, original)
+        answer = replace(answer, updated_input=updated)
     lost = lost_fields(answer, _BY_OWN_EVENT, request.event)
     if request.event == "PostToolUse":
         answer = as_feedback(answer)
     written = claude_answer(request.event, answer, _BY_OWN_EVENT)
     return replace(written, lost=lost)
+
+
+ENTRY_KEYS: Mapping[str, str] = {"old_str": "old_string", "new_str": "new_string"}
+"""The first of ``str_replace_entries`` (auggie 0.36.0's schema) in the shared keys."""
+FLAT_KEYS: Mapping[str, str] = {"old_str_1": "old_str", "new_str_1": "new_str"}
+"""The documents' flat keys -> the entry's."""
+
+
+def _first_entry(tool_input: Mapping[str, Any]) -> dict[str, Any]:
+    """``old_string``/``new_string`` of a ``str_replace_entries`` edit's first entry."""
+    entries = tool_input.get("str_replace_entries")
+    first = entries[0] if isinstance(entries, list) and entries else None
+    if not isinstance(first, Mapping):
+        return {}
+    return {shared: first[own] for own, shared in ENTRY_KEYS.items() if own in first}
+
+
+def _into_entry(updated: object, original: object) -> object:
+    """A rewrite of an edit that came as ``str_replace_entries`` (no flat keys): its
+    ``old_str_1``/``new_str_1`` (``agent_input``'s) go back into the first entry."""
+    if not isinstance(updated, dict) or not isinstance(original, Mapping):
+        return updated
+    entries = original.get("str_replace_entries")
+    if not isinstance(entries, list) or not entries or any(k in original for k in FLAT_KEYS):
+        return updated
+    first = dict(entries[0]) if isinstance(entries[0], Mapping) else {}
+    for flat, own in FLAT_KEYS.items():
+        if flat in updated:
+            first[own] = updated.pop(flat)
+    return {**updated, "str_replace_entries": [first, *entries[1:]]}
