@@ -20,6 +20,12 @@ from hookd.daemon.cli.main import build_parser
 from hookd.daemon.dialects import integration as contract
 from hookd.daemon.dialects.base import DialectModule
 from hookd.daemon.dialects.integration import IntegrationModule, RelayFacts
+from hookd.daemon.dialects.portable import (
+    ANSWER_FIELDS,
+    SHARED_EVENTS,
+    SHARED_TOOLS,
+    PortableModule,
+)
 from hookd.daemon.model import Dialect
 from hookd.protocol import AGENTS, load_openrpc
 
@@ -35,6 +41,7 @@ def _protocol_members(protocol: type) -> dict[str, Any]:
 
 MEMBERS = _protocol_members(DialectModule)
 INTEGRATION_MEMBERS = _protocol_members(IntegrationModule)
+PORTABLE_MEMBERS = _protocol_members(PortableModule)
 
 
 def test_the_protocol_names_every_member_callers_use() -> None:
@@ -152,3 +159,27 @@ def _cli_choices(command: str, option: str) -> list[str]:
             if option in sub_action.option_strings:
                 return list(sub_action.choices)
     raise AssertionError(f"hookd {command} has no {option}")
+
+
+@pytest.mark.parametrize("dialect", list(Dialect), ids=lambda d: d.value)
+def test_every_agent_maps_itself_to_the_portable_vocabulary(dialect: Dialect) -> None:
+    """``dialects/<agent>/portable.py`` in the agent's package: every member of
+    ``PortableModule`` with the Protocol's parameters; its tables name shared events,
+    answer fields only of those events, and its own events and tools."""
+    package = AGENT_PACKAGES[dialect]
+    portable = package.portable
+    assert isinstance(portable, ModuleType)
+    assert portable.__name__.rpartition(".")[0] == package.dialect.__name__.rpartition(".")[0]
+    assert portable.DIALECT is dialect
+    missing = [name for name in PORTABLE_MEMBERS if not hasattr(portable, name)]
+    assert not missing, f"{portable.__name__} lacks {missing}"
+    for name, declared in PORTABLE_MEMBERS.items():
+        if inspect.isfunction(declared):
+            wanted = list(inspect.signature(declared).parameters)[1:]
+            given = list(inspect.signature(getattr(portable, name)).parameters)
+            assert given == wanted, f"{portable.__name__}.{name}{given} != {wanted}"
+    assert set(portable.EVENTS) <= set(package.dialect.EVENTS)
+    assert set(portable.EVENTS.values()) <= set(SHARED_EVENTS)
+    assert set(portable.CARRIES) <= set(portable.EVENTS.values())
+    assert all(set(fields) <= set(ANSWER_FIELDS) for fields in portable.CARRIES.values())
+    assert set(portable.TOOLS.values()) <= set(SHARED_TOOLS), portable.TOOLS

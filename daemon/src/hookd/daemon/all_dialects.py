@@ -2,9 +2,11 @@
 ``all_languages.py``).
 
 An agent is one package, ``dialects/<agent>/``: its ``dialect`` module (reading its
-hooks, running them, reading their answers: ``base.DialectModule``) and its
+hooks, running them, reading their answers: ``base.DialectModule``), its
 ``integration`` module (how the agent reaches hookd: adopt, relay entries, relayed
-answers, the http entry: ``integration.IntegrationModule``). Adding an agent is that
+answers, the http entry: ``integration.IntegrationModule``) and its ``portable`` module
+(its events, tools and answers in the portable hooks' shared vocabulary:
+``portable.PortableModule``). Adding an agent is that
 package plus one line here (and its tests; ``docs/design.md``, "Adding an agent"); the
 ``Dialect`` enum and ``hookd.protocol.AGENTS`` must name the same agents, which
 ``tests/daemon/test_all_dialects.py`` checks. Every other list of agents (the CLI's
@@ -51,22 +53,23 @@ from .model import Dialect
 
 @dataclass(frozen=True, slots=True)
 class AgentPackage:
-    """One agent's two halves."""
+    """One agent's three parts."""
 
     dialect: DialectModule
     integration: IntegrationModule
+    portable: PortableModule
 
 
 AGENT_PACKAGES: Mapping[Dialect, AgentPackage] = {
-    Dialect.CLAUDE: AgentPackage(claude, claude_integration),
-    Dialect.CLINE: AgentPackage(cline, cline_integration),
-    Dialect.CLINE_SDK: AgentPackage(cline_sdk, cline_sdk_integration),
-    Dialect.AUGMENT: AgentPackage(augment, augment_integration),
-    Dialect.CODEX: AgentPackage(codex, codex_integration),
-    Dialect.GEMINI: AgentPackage(gemini, gemini_integration),
-    Dialect.COPILOT: AgentPackage(copilot, copilot_integration),
-    Dialect.DROID: AgentPackage(droid, droid_integration),
-    Dialect.QWEN: AgentPackage(qwen, qwen_integration),
+    Dialect.CLAUDE: AgentPackage(claude, claude_integration, claude_portable),
+    Dialect.CLINE: AgentPackage(cline, cline_integration, cline_portable),
+    Dialect.CLINE_SDK: AgentPackage(cline_sdk, cline_sdk_integration, cline_sdk_portable),
+    Dialect.AUGMENT: AgentPackage(augment, augment_integration, augment_portable),
+    Dialect.CODEX: AgentPackage(codex, codex_integration, codex_portable),
+    Dialect.GEMINI: AgentPackage(gemini, gemini_integration, gemini_portable),
+    Dialect.COPILOT: AgentPackage(copilot, copilot_integration, copilot_portable),
+    Dialect.DROID: AgentPackage(droid, droid_integration, droid_portable),
+    Dialect.QWEN: AgentPackage(qwen, qwen_integration, qwen_portable),
 }
 
 DIALECTS: Mapping[Dialect, DialectModule] = {d: p.dialect for d, p in AGENT_PACKAGES.items()}
@@ -77,17 +80,8 @@ INTEGRATIONS: Mapping[Dialect, IntegrationModule] = {
 }
 """The integration half: the CLI's adopt and relay commands, the relay door, the http
 entry."""
-PORTABLE: Mapping[Dialect, PortableModule] = {
-    Dialect.CLAUDE: claude_portable,
-    Dialect.CLINE: cline_portable,
-    Dialect.CLINE_SDK: cline_sdk_portable,
-    Dialect.AUGMENT: augment_portable,
-    Dialect.GEMINI: gemini_portable,
-    Dialect.CODEX: codex_portable,
-    Dialect.DROID: droid_portable,
-    Dialect.QWEN: qwen_portable,
-    Dialect.COPILOT: copilot_portable,
-}
-"""The portable half: how each agent's events meet the portable hooks."""
+PORTABLE: Mapping[Dialect, PortableModule] = {d: p.portable for d, p in AGENT_PACKAGES.items()}
+"""The portable part: how each agent's events, tools and answers meet the portable hooks
+(``dialects/portable.py``)."""
 ADOPTABLE = tuple(d.value for d, i in INTEGRATIONS.items() if i.ADOPT_SCOPES)
 """The agents whose hooks ``hookd adopt`` can hand to hookd."""
