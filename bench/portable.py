@@ -66,6 +66,29 @@ class Fires:
         return out
 
 
+def in_process(n: int) -> dict[str, float]:
+    """Microseconds per fire of the translation alone, in this process: the agent's payload
+    made Claude-shaped (``shared_request``) and a deny with a reason written back as the
+    agent's own hook answer (``agent_answer``), per agent."""
+    from hookd.daemon.all_dialects import PORTABLE
+    from hookd.daemon.cli.fire_inputs import example
+    from hookd.daemon.dialects.portable import PortableAnswer
+    from hookd.daemon.fire.portable_run import shared_request
+    from hookd.daemon.model import FireRequest
+
+    out: dict[str, float] = {}
+    deny = PortableAnswer(blocks=True, decision="deny", reason="no rm -rf")
+    for dialect, mapping in PORTABLE.items():
+        event = next(own for own, shared in mapping.EVENTS.items() if shared == "PreToolUse")
+        request = FireRequest(dialect, event, ("/tmp",), example(dialect.value, event, "/tmp"))
+        started = time.perf_counter()
+        for _ in range(n):
+            shared_request(request, mapping, "PreToolUse")
+            mapping.agent_answer(request, deny)
+        out[dialect.value] = (time.perf_counter() - started) / n * 1e6
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--quick", action="store_true", help="fewer samples")
@@ -124,6 +147,10 @@ def main() -> int:
             ]
             print(f"{agent:<8}{''.join(cells)}{row['portable/own']:>7.2f}"
                   f"{''.join(more)}{row['lookup/none']:>7.2f}")  # fmt: skip
+        translation = in_process(2000 if args.quick else 20000)
+        print("translation alone, in process (us per fire: payload there, a deny back):")
+        print("  " + ", ".join(f"{agent} {us:.1f}" for agent, us in translation.items()))
+        figures["translationUs"] = translation
         if args.json:
             print(json.dumps(figures))
         return 0
