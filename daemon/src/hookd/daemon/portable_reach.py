@@ -13,9 +13,9 @@ from typing import Any
 
 from .all_dialects import PORTABLE
 from .dialects import relay_entries
-from .dialects.portable import portable_sources, spelled
+from .dialects.portable import PortableModule, portable_sources, spelled
 from .dialects.portable_needs import portable_needs
-from .model import Dialect
+from .model import Dialect, FireRequest
 from .registry.registry import Registry
 
 
@@ -65,12 +65,25 @@ def warning(entry: Mapping[str, Any]) -> str:
 
 
 def _relayed(registry: Registry, dialect: Dialect, roots: Sequence[str]) -> set[str] | None:
-    """The events the agent's relay entries carry for ``roots``; None without any."""
+    """The events the agent's relay entries carry for ``roots`` (a relay file of a hook
+    folder counts only where the agent runs the portable hooks from it: Cline's global
+    folder); None without any relay entry."""
+    mapping = PORTABLE[dialect]
     events: set[str] = set()
     entries = 0
     for source in registry.sources_for(dialect, roots):
         for event, specs in registry.current(source).hooks.items():
-            if any(relay_entries.is_relay_spec(spec) for spec in specs):
+            relays = [spec for spec in specs if relay_entries.is_relay_spec(spec)]
+            entries += len(relays)
+            if any(_carries(mapping, dialect, event, spec.source) for spec in relays):
                 events.add(event)
-                entries += 1
     return events if entries else None
+
+
+def _carries(mapping: PortableModule, dialect: Dialect, event: str, source: str) -> bool:
+    """Whether a relay entry runs the portable hooks: a relay file (its fire names it as
+    its entry) as the agent's ``runs_portable`` says; a settings entry, yes."""
+    if not relay_entries.is_relay_file(source):
+        return True
+    fire = FireRequest(dialect, event, (), {}, relay=True, relay_entry=source)
+    return mapping.runs_portable(fire)
