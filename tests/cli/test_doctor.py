@@ -119,6 +119,25 @@ def test_relay_entries_missing_an_adopted_matcher_or_standing_for_nothing(isolat
     assert not problems(doctor()[1], "relay")
 
 
+def test_relay_entries_for_portable_hooks_alone_are_right(isolated_home) -> None:
+    """Relay entries that carry only the portable hooks (nothing adopted) are what relay
+    install writes: no "stand for nothing ... uninstall" advice that would remove the guard;
+    a portable hook for an event the entries lack is a problem whose fix adds it."""
+    portable = write_json(isolated_home / ".config" / "hookd" / "hooks.json",
+                          {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [GUARD]}]}})  # fmt: skip
+    assert subprocess.run([*HOOKD, "relay", "install", "--agent", "claude"],
+                          timeout=60).returncode == 0  # fmt: skip
+
+    assert not [f for f in problems(doctor()[1], "relay") if f["text"].startswith("claude user")]
+
+    write_json(portable, {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [GUARD]}],
+                                    "Stop": [{"hooks": [GUARD]}]}})  # fmt: skip
+    [found] = [f for f in problems(doctor()[1], "relay") if f["text"].startswith("claude user")]
+    assert found["fix"] == "hookd relay install --agent claude --scope user"
+    run_fix(found["fix"])
+    assert not [f for f in problems(doctor()[1], "relay") if f["text"].startswith("claude user")]
+
+
 def test_a_cline_relay_file_of_another_installation_in_a_project(tmp_path, isolated_home) -> None:
     """A hook folder's relay file (Cline), checked in the --workspace project."""
     project = tmp_path / "project"

@@ -110,3 +110,32 @@ async def test_explain_says_why_a_portable_hook_runs_or_not(rpc, workspace, isol
     assert mine["echo shell"]["runs"] is True
     assert mine["echo write"]["runs"] is False
     assert "matcher" in mine["echo write"]["why"]
+
+
+async def test_a_blocking_guard_that_times_out_blocks_in_gemini(
+    rpc, workspace, isolated_home
+) -> None:
+    """``onFailure: "block"`` is Claude's rule for a guard that fails: a portable guard
+    that times out blocks in every agent (Gemini lets the tool run after a hook of its own
+    times out), never lets the tool run."""
+    portable(isolated_home, claude_settings("PreToolUse", command(
+        "sleep 30", timeout=1, onFailure="block")))  # fmt: skip
+
+    result = await rpc.fire("gemini", "BeforeTool", [str(workspace)], SHELL)
+
+    assert result["blocked"] is True, result
+    assert result["native"]["decision"] == "deny"
+
+
+async def test_a_project_portable_file_cannot_switch_the_users_off(
+    rpc, workspace, isolated_home
+) -> None:
+    """A project's portable file declares hooks; ``disableAllHooks`` there does not switch
+    the user's portable guard off (said in the warnings)."""
+    portable(isolated_home, claude_settings("PreToolUse", command("echo no >&2; exit 2")))
+    write_json(workspace / ".hookd" / "hooks.json", {"disableAllHooks": True})
+
+    result = await rpc.fire("gemini", "BeforeTool", [str(workspace)], SHELL)
+
+    assert result["blocked"] is True
+    assert any("disableAllHooks" in w and "do not apply" in w for w in result["warnings"])

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 
 from ..all_dialects import ADOPTABLE, INTEGRATIONS, PORTABLE
 from ..dialects.integration import AdoptAction, HttpInstall, IntegrationModule, PlanOptions
-from ..dialects.portable_needs import Needs, portable_needs
+from ..dialects.portable_needs import Needs, scope_needs
 from ..edits import Plan
 from ..errors import UserError
 from ..model import Dialect
@@ -85,14 +85,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _portable(agent: str, action: AdoptAction, scope: str, home: str, project: str) -> Needs:
-    """What the relay entries of ``scope`` must carry for the portable hooks: the user's
-    file's events at user scope, the project's file's at a project's scopes."""
-    mapping = PORTABLE.get(Dialect(agent))
-    if mapping is None or action not in ("adopt", "install"):
+    """What the relay entries this action writes must carry for the portable hooks."""
+    if action not in ("adopt", "install"):
         return {}
-    if scope == "user":
-        return portable_needs(mapping, home, [], only="user")
-    return portable_needs(mapping, home, [project], only="project")
+    return scope_needs(PORTABLE.get(Dialect(agent)), scope, home, project)
 
 
 class _Commands:

@@ -87,3 +87,14 @@ def _tools(mapping: PortableModule, specs: list[HookSpec]) -> frozenset[str] | N
 
 def _union(have: frozenset[str] | None, more: frozenset[str] | None) -> frozenset[str] | None:
     return None if have is None or more is None else have | more
+
+
+def scope_needs(mapping: PortableModule | None, scope: str, home: str, project: str) -> Needs:
+    """What the relay entries of ``scope`` must carry for the portable hooks: the user's
+    file's events at user scope, the project's file's at a project's scopes (what ``relay
+    install`` and ``adopt`` write, and what ``hookd doctor`` expects to find)."""
+    if mapping is None:
+        return {}
+    if scope == "user":
+        return portable_needs(mapping, home, [], only="user")
+    return portable_needs(mapping, home, [project], only="project")

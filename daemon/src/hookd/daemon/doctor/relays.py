@@ -17,10 +17,11 @@ import os
 import re
 from collections.abc import Mapping
 
-from ..all_dialects import INTEGRATIONS
+from ..all_dialects import INTEGRATIONS, PORTABLE
 from ..cli import relay_program
 from ..cli.file_edits import differ
 from ..dialects.integration import HttpInstall, IntegrationModule, PlanOptions
+from ..dialects.portable_needs import Needs, scope_needs
 from ..edits import Plan, Remove, WriteFile, nothing_adopted
 from ..errors import UserError
 from ..settings import Settings
@@ -69,10 +70,13 @@ def _scope(
         "" if scope == "user" else f" --project {project}"
     )
     ours = list(dict.fromkeys([relay_program.relay_path(), relay_program.python_relay()]))
+    portable = scope_needs(PORTABLE.get(integration.DIALECT), scope, home, project)
     try:
-        plans = [integration.plan("install", home, scope, project, _options(r, environ))
+        plans = [integration.plan("install", home, scope, project,
+                                  PlanOptions(r, environ, portable=portable))
                  for r in ours]  # fmt: skip
-        plans += _http_plans(integration, home, scope, project, ours[0], settings, environ)
+        plans += _http_plans(integration, home, scope, project, ours[0], settings, environ,
+                             portable)  # fmt: skip
     except UserError as exc:
         if not str(exc).startswith(_NOTHING_ADOPTED):
             return [Finding("relay", "problem", f"{where}: {exc}", command)]
@@ -136,13 +140,15 @@ def _http_plans(
     relay: str,
     settings: Settings | None,
     environ: Mapping[str, str],
+    portable: Needs,
 ) -> list[Plan]:
     """The ``relay install --http`` plans (both error policies) for an agent with http
     entries, against the port of hookd's configuration."""
     if integration.HTTP_ENTRY is None or settings is None:
         return []
     return [integration.plan("install", home, scope, project,
-                             PlanOptions(relay, environ, HttpInstall(settings.http_port, on)))
+                             PlanOptions(relay, environ, HttpInstall(settings.http_port, on),
+                                         portable))
             for on in ("continue", "block")]  # fmt: skip
 
 

@@ -14,12 +14,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
+import structlog
+
 from hookd.protocol import FireResult
 
 from ..all_dialects import DIALECTS, PORTABLE
 from ..audit import AuditLog
 from ..dialects.base import DialectModule
-from ..dialects.portable import user_file
+from ..dialects.portable import portable_sources
 from ..model import Combined, Dialect, FireRequest, HookReport, HookSpec
 from ..portable_reach import uncarried_for
 from ..portable_reach import warning as reach_warning
@@ -35,6 +37,8 @@ from . import portable_run
 from .combine import combine
 from .progress import FireProgress, Notify
 from .result import fire_result, spill_warnings, with_output
+
+log = structlog.get_logger("hookd.fire")
 
 
 class FireServices(Protocol):
@@ -118,10 +122,16 @@ class Fire:
         if mapping is None:
             return
         registry = self.services.registry
-        found = portable_run.find(self.request, mapping, registry, DIALECTS[Dialect.CLAUDE])
-        if self.request.relay and os.path.exists(user_file(self.services.settings.home)):
-            uncarried = uncarried_for(registry, self.request.dialect, self.request.roots)
-            warnings += [reach_warning(entry) for entry in uncarried]
+        try:
+            found = portable_run.find(self.request, mapping, registry, DIALECTS[Dialect.CLAUDE])
+            files = portable_sources(self.services.settings.home, self.request.roots)
+            if self.request.relay and any(os.path.exists(f.path) for f in files):
+                uncarried = uncarried_for(registry, self.request.dialect, self.request.roots)
+                warnings += [reach_warning(entry) for entry in uncarried]
+        except Exception as exc:
+            log.exception("portable_hooks_failed", agent=self.request.dialect.value)
+            self.unread.append(f"hookd could not look up the portable hooks ({exc!r})")
+            return
         if found is None:
             return
         self.portable, portable, more, unread = found

@@ -61,18 +61,48 @@ def find(
     payload is then never translated: the cost of a fire no portable hook matches is the
     lookup, a ``stat`` per portable file)."""
     event = mapping.EVENTS.get(request.event)
-    if event is None or not mapping.runs_portable(request):
+    if event is None:
         return None
     stub = replace(request, dialect=Dialect.CLAUDE, event=event, relay=False,
                    relay_entry=None, extra_hook_dirs=())  # fmt: skip
     loaded, warnings, unread = registry.loaded_for(stub, claude, portable=True)
     if not warnings and not unread and not any(c.hooks.get(event) for _s, c in loaded):
         return None
+    if not mapping.runs_portable(request):  # another relay entry of the event runs them
+        return None
+    loaded, ignored = _own_settings_only(loaded)
     shared = shared_request(request, mapping, event)
-    specs, warnings = registry.select(loaded, shared, claude, warnings)
+    specs, warnings = registry.select(loaded, shared, claude, warnings + ignored)
     specs = [replace(spec, portable=True) for spec in specs]
+    if mapping.DIALECT is not Dialect.CLAUDE:
+        warnings += [
+            f"portable hook {spec.command!r} ({spec.source}) runs in the background "
+            f"(async): only Claude Code takes a background hook's answer; in "
+            f"{request.dialect.value} hookd runs it and logs its answer"
+            for spec in specs
+            if spec.background
+        ]
     own = registry.dialects[request.dialect]
     return PortableRun(own, claude, mapping, request, shared), specs, warnings, unread
+
+
+def _own_settings_only(
+    loaded: list[tuple[Source, Loaded]],
+) -> tuple[list[tuple[Source, Loaded]], list[str]]:
+    """The portable files with a project's settings left out: a project's file declares
+    hooks; it does not switch the user's portable hooks off (``disableAllHooks``) or widen
+    what they may do (http allowlists). Said, not dropped in silence."""
+    kept: list[tuple[Source, Loaded]] = []
+    ignored: list[str] = []
+    for source, content in loaded:
+        if source.root is not None and content.settings:
+            keys = ", ".join(sorted(content.settings))
+            ignored.append(f"{source.path}: its settings ({keys}) do not apply: a project's "
+                           "portable file declares hooks, only your own sets what applies to "
+                           "all of them")  # fmt: skip
+            content = replace(content, settings={})
+        kept.append((source, content))
+    return kept, ignored
 
 
 class PortableRun:
@@ -151,9 +181,12 @@ class PortableRun:
         if self._identity:
             return verdict
         agent_spec = self.mapping.agent_spec(spec, request)
-        if not _answered(outcome):  # the agent's own rules for a hook that never answered
+        if not _answered(outcome) and not verdict.blocks:
+            # the agent's own rules for a hook that never answered
             self._as_agent[spec.order] = (agent_spec, outcome)
             return self.own.interpret(agent_spec, request, outcome)
+        if not _answered(outcome):  # it blocks by Claude's rules (onFailure: "block")
+            outcome = replace(outcome, timed_out=False, spawn_error=None, spawn_errno=None)
         answer = self.mapping.agent_answer(request, PortableAnswer.of(verdict))
         if answer.lost:
             self.warnings.append(
