@@ -256,3 +256,22 @@ def test_a_relay_entry_keeps_the_union_of_the_adopted_matchers(
     hookd(env, tmp_path, "adopt", "--agent", agent)
 
     assert relay_matchers(json.loads(path.read_text())) == [union]
+
+
+def test_a_gitignore_hookd_cannot_rewrite_is_a_clear_error(
+    tmp_path: Path, env: dict[str, str]
+) -> None:
+    """A ``.gitignore`` that is not UTF-8 text: ``--gitignore`` changes nothing and says
+    which lines to add by hand (no traceback, no file rewritten with its bytes mangled)."""
+    repo = repo_with(tmp_path, env, {".claude/settings.json": {"hooks": {
+        "Stop": [{"hooks": [GUARD]}]}}})  # fmt: skip
+    (repo / ".gitignore").write_bytes(b"build/\n\xff\xfe latin\n")
+
+    done = subprocess.run([*HOOKD, "adopt", "--agent", "claude", "--scope", "project",
+                           "--gitignore", "--project", str(repo), "--home", env["HOME"]],
+                          capture_output=True, text=True, env=env, timeout=60)  # fmt: skip
+
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "is not UTF-8 text: hookd does not rewrite it; add these lines yourself" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert (repo / ".gitignore").read_bytes() == b"build/\n\xff\xfe latin\n"

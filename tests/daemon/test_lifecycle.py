@@ -34,6 +34,24 @@ async def test_stale_socket_is_replaced(settings) -> None:
         nursery.cancel_scope.cancel()
 
 
+async def test_a_socket_a_service_manager_holds_is_not_replaced(settings) -> None:
+    """A socket file something listens on, with hookd's lock free (systemd's hookd.socket
+    before the first connection, or after 'hookd shutdown'): hookd serve refuses, naming
+    the service, and leaves the file to its holder (replacing it would leave the manager
+    listening on a file nobody can reach)."""
+    held = socket.socket(socket.AF_UNIX)
+    held.bind(settings.socket_path)
+    held.listen(8)
+    try:
+        with pytest.raises(UserError, match=r"held by a service manager for hookd"):
+            await serve(settings)
+        probe = socket.socket(socket.AF_UNIX)
+        probe.connect(settings.socket_path)  # still the holder's file, still listening
+        probe.close()
+    finally:
+        held.close()
+
+
 async def test_socket_and_directory_are_private(daemon, settings) -> None:
     """The socket is 0600 in a directory only we can enter."""
     mode = stat.S_IMODE(os.stat(settings.socket_path).st_mode)

@@ -139,8 +139,21 @@ def unix_listeners() -> dict[int, str]:
     """Listening Unix sockets bound to a path, by inode (``/proc/net/unix``, this
     network namespace's); abstract names (``@...``) left out."""
     found: dict[int, str] = {}
+    seen: set[int] = set()
     for line in _read("/proc/net/unix").decode(errors="replace").splitlines()[1:]:
+        # Paths are printed raw: a socket named with a newline splits into lines that are
+        # not entries (skipped), and could forge one: an inode listed twice is dropped.
         fields = line.split(None, 7)
-        if len(fields) == 8 and int(fields[3], 16) & SO_ACCEPTCON and fields[7][:1] == "/":
-            found[int(fields[6])] = fields[7]
+        if len(fields) != 8 or not fields[0].endswith(":"):
+            continue
+        try:
+            flags, inode = int(fields[3], 16), int(fields[6])
+        except ValueError:
+            continue
+        if inode in seen:
+            found.pop(inode, None)
+            continue
+        seen.add(inode)
+        if flags & SO_ACCEPTCON and fields[7][:1] == "/":
+            found[inode] = fields[7]
     return found

@@ -106,11 +106,13 @@ def _probes(args: argparse.Namespace) -> list[Any]:
                              f"HOOKD_SOCKET={settings.socket_path}",
                              f"$EDITOR {config_file_path(args.config)}"))  # fmt: skip
     origin = daemons.socket_origin(args.socket)
-    answer = daemons.answering(path, origin)
+    files = service.state(ask_manager=False)  # installed? (the files alone)
+    start = service.start_command(files) if files.installed else None
+    answer = daemons.answering(path, origin, start)
     pid = answer.status["pid"] if answer.status else None
     found += answer.findings
-    served = service.state(timeout_s=ASK_MANAGER_S)
-    found += daemons.others(path, pid, served.socket if served.installed else None)
+    served = service.state(timeout_s=ASK_MANAGER_S)  # after: the answer may have started it
+    found += daemons.others(path, pid, served.main_pid if served.installed else None)
     runs = service.who_runs(served) if served.installed and served.unit_known else None
     found += service_check.check(served, runs, installed_service(os.environ), path, origin)
     found += state_files.check(answer.status, settings.state_dir if settings else None)

@@ -19,6 +19,7 @@ import shlex
 import subprocess
 import sys
 import tempfile
+import time
 from typing import Any
 
 ACTIONS = (
@@ -179,6 +180,29 @@ def _stop_outside(install: Any, manager: Any, pid: int) -> None:
     except HookdClientError as exc:
         print(f"hookd: could not stop it ({exc}): the service's hookd may refuse to start "
               "beside it", file=sys.stderr)  # fmt: skip
+        return
+    # 'shutdown' is answered before the daemon has drained and let go of its lock: the
+    # service's hookd, started next, would find it held ("already running").
+    deadline = time.monotonic() + STOP_WAIT_S
+    while _alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    if _alive(pid):
+        print(f"hookd: pid {pid} has not exited after {STOP_WAIT_S:g} s: the service's hookd "
+              "may refuse to start beside it", file=sys.stderr)  # fmt: skip
+
+
+STOP_WAIT_S = 15.0
+"""How long install waits for a stopped outside daemon to exit (its own grace is shorter)."""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def _run_all(commands: list[tuple[str, ...]]) -> bool:

@@ -18,11 +18,13 @@ a git work tree, or without git, there is nothing to say.
 from __future__ import annotations
 
 import os
+import stat
 import subprocess
 from collections.abc import Iterable
 
 from ..dialects.relay_entries import RELAY_COMMAND
 from ..edits import BACKUP, ORIGINAL, Place, Plan, WriteFile
+from ..errors import UserError
 
 BACKUP_LINES = ("*" + BACKUP, "*" + ORIGINAL)
 OWNED = ".hookd"
@@ -112,7 +114,7 @@ def _offer(plan: Plan, project: str, lines: list[str], written: list[str], write
         shown = "".join(f"\n    {line}" for line in missing)
         plan.notes.append(f"for git: lines for {path} ('--gitignore' adds them):{shown}")
         return
-    old = _read(path)
+    old = _read(path, missing)
     new = old + ("\n" if old and not old.endswith("\n") else "")
     new += "# this machine's files of 'hookd adopt'\n" + "".join(f"{x}\n" for x in missing)
     mode = os.stat(path).st_mode & 0o777 if os.path.exists(path) else 0o644
@@ -132,19 +134,29 @@ def _git(project: str, args: Iterable[str], stdin: str = "") -> set[str] | None:
     try:
         done = subprocess.run(["git", "-C", project, *args], input=stdin.encode(),
                               capture_output=True, timeout=60, check=False)  # fmt: skip
-    except OSError:
-        return None
+    except (OSError, subprocess.TimeoutExpired):
+        return None  # no advice rather than a traceback: git is missing or hangs
     if done.returncode not in (0, 1) or (done.returncode == 1 and done.stdout):
         return None
     return {p for p in done.stdout.decode(errors="replace").split("\0") if p}
 
 
-def _read(path: str) -> str:
+def _read(path: str, missing: list[str]) -> str:
+    """A ``.gitignore`` as text; "" when there is none. One hookd cannot rewrite safely (not
+    a regular file, not UTF-8) is a user error naming the lines to add by hand."""
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            raise UserError(f"{path} is not a regular file: hookd does not rewrite it; add "
+                            f"these lines yourself: {' '.join(missing)}")  # fmt: skip
         with open(path, encoding="utf-8") as file:
             return file.read()
     except FileNotFoundError:
         return ""
+    except UnicodeDecodeError:
+        raise UserError(
+            f"{path} is not UTF-8 text: hookd does not rewrite it; add these "
+            f"lines yourself: {' '.join(missing)}"
+        ) from None
 
 
 def _listed(paths: list[str]) -> str:

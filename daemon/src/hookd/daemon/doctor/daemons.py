@@ -50,12 +50,18 @@ def socket_origin(given: str | None) -> str:
     return "XDG_RUNTIME_DIR unset: the /tmp fallback"
 
 
-def answering(path: str, origin: str) -> Answer:
-    """Ask the daemon on ``path`` for its status, within ``ANSWER_S``."""
+def answering(path: str, origin: str, service: str | None = None) -> Answer:
+    """Ask the daemon on ``path`` for its status, within ``ANSWER_S``; ``service``: the
+    command that starts the installed service (then never ``hookd serve``, which would
+    stand beside it)."""
     try:
         with Client(path, timeout_s=ANSWER_S) as client:
             status: dict[str, Any] = client.status()
     except DaemonNotRunning:
+        if service is not None:
+            said = (f"no daemon answers on {path} ({origin}); the service is installed: "
+                    "start it")  # fmt: skip
+            return Answer([Finding("daemon", "warning", said, service)], None)
         said = (f"no daemon answers on {path} ({origin}); the relay starts one when an "
                 "agent fires, or start it yourself")  # fmt: skip
         return Answer([Finding("daemon", "warning", said, "hookd serve")], None)
@@ -73,9 +79,7 @@ def answering(path: str, origin: str) -> Answer:
     return Answer(found, status)
 
 
-def others(
-    path: str, answering_pid: int | None, service_socket: str | None = None
-) -> list[Finding]:
+def others(path: str, answering_pid: int | None, service_pid: int | None = None) -> list[Finding]:
     """This user's other hookd daemons, each with its socket and the command that stops
     it; a note that nothing could be looked at where there is no ``/proc``. The daemon on
     ``service_socket`` is the service's (said by the service's findings), not another."""
@@ -89,17 +93,13 @@ def others(
     for pid in daemons:
         if pid == answering_pid or procfs.parent_of(pid) in daemons:
             continue  # the one that answers, or a process it forked
+        if pid == service_pid or procfs.parent_of(pid) == service_pid:
+            continue  # the service's own daemon (said by the service's findings)
         sockets = sorted(listeners[i] for i in procfs.socket_inodes(pid) if i in listeners)
-        if service_socket is not None and any(_same(s, service_socket) for s in sockets):
-            continue  # the service's own daemon
         found.append(_other(pid, sockets, path))
     if not found:
         found.append(Finding("daemon", "ok", "no other hookd daemon runs for this user"))
     return found
-
-
-def _same(one: str, other: str) -> bool:
-    return os.path.normpath(one) == os.path.normpath(other)
 
 
 def _other(pid: int, sockets: list[str], path: str) -> Finding:

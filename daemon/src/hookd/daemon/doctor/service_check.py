@@ -9,7 +9,7 @@ from __future__ import annotations
 import shlex
 import sys
 
-from ..service import MANAGERS, Runner, ServiceState, installation
+from ..service import Runner, ServiceState, start_command
 from .daemons import shutdown_command
 from .findings import Finding
 
@@ -50,8 +50,7 @@ def _unit(found: ServiceState, runs: Runner | None) -> Finding:
     if runs is None:
         said = f"hookd's {found.manager} service is installed, but its state is {found.unit}"
         return Finding("service", "warning", said, None, details)
-    commands = MANAGERS[found.manager].start_commands(installation())
-    start = " && ".join(shlex.join(command) for command in commands)
+    start = start_command(found)
     if runs.kind == "outside":
         said = (f"a daemon outside the {found.manager} service (pid {runs.pid}) holds the "
                 f"service's socket {found.socket} ({found.unit}): the hooks run in it, not in "

@@ -124,4 +124,28 @@ def _remove_stale(socket_path: str) -> None:
         raise UserError(
             f"{socket_path} exists and is not a socket; move it away or choose another --socket"
         )
-    os.unlink(socket_path)  # we hold the lock: nobody is serving it
+    if _listened_on(socket_path):
+        # Not stale although the lock was free: a service manager holds it for hookd
+        # (systemd's hookd.socket starts hookd on the first connection). Replacing it
+        # would leave the manager listening on a file nobody can reach any more.
+        raise UserError(
+            f"{socket_path} is held by a service manager for hookd (hookd.socket): connect "
+            "to it ('hookd status' starts hookd there), or stop the service first "
+            "('systemctl --user stop hookd.socket hookd.service'), or use another --socket"
+        )
+    os.unlink(socket_path)  # we hold the lock and nothing listens: it is stale
+
+
+def _listened_on(socket_path: str) -> bool:
+    """Whether something accepts connections on the socket file (a short connect, closed
+    at once: a socket-activation manager starts hookd for it, which is then the one that
+    serves; a stale file refuses)."""
+    probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    probe.settimeout(1.0)
+    try:
+        probe.connect(socket_path)
+    except OSError:
+        return False
+    finally:
+        probe.close()
+    return True

@@ -10,6 +10,7 @@ The platform's manager is picked once (``MANAGER``); everything else goes throug
 from __future__ import annotations
 
 import os
+import shlex
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -87,6 +88,12 @@ def state(environ: Mapping[str, str] | None = None, *, manager: Manager | None =
     return ServiceState(chosen.NAME, installed, current, tuple(texts), stale, unit.summary,
                         unit.known, chosen.socket_path(install), unit.main_pid,
                         unit.listening)  # fmt: skip
+
+
+def start_command(found: ServiceState) -> str:
+    """The command line that starts the installed service (what a person pastes)."""
+    commands = MANAGERS[found.manager].start_commands(installation())
+    return " && ".join(shlex.join(command) for command in commands)
 
 
 def reads(path: str) -> str | None:
