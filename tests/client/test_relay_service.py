@@ -128,6 +128,47 @@ def test_a_manager_that_fails_is_a_failing_hook(relay, machine, tmp_path) -> Non
     assert not os.path.exists(os.path.dirname(service_socket(machine)))
 
 
+def test_a_hung_service_socket_is_a_failing_hook_not_a_hang(relay, machine, tmp_path) -> None:
+    """The service's socket is held by something that never accepts and its backlog is
+    full (a hung activated daemon): a blocking connect there would wait forever; each
+    probe gives up within a second, and the relay answers by its policy."""
+    import socket as sockets
+    import time
+
+    path = service_socket(machine)
+    os.makedirs(os.path.dirname(path), mode=0o700)
+    hung = sockets.socket(sockets.AF_UNIX)
+    hung.bind(path)
+    hung.listen(0)
+    queued = []
+    for _ in range(64):  # fill the backlog: a non-blocking connect then says EAGAIN
+        client = sockets.socket(sockets.AF_UNIX)
+        client.setblocking(False)
+        try:
+            client.connect(path)
+        except BlockingIOError:
+            client.close()
+            break
+        queued.append(client)
+    tools = tmp_path / "bin"
+    tools.mkdir()
+    (tools / "systemctl").write_text("#!/bin/sh\nexit 0\n")
+    (tools / "systemctl").chmod(0o755)
+    env = {**machine, "PATH": f"{tools}:{machine['PATH']}",
+           "HOOKD_SOCKET": str(tmp_path / "nobody.sock")}  # fmt: skip
+    began = time.monotonic()
+    try:
+        done = run_relay(relay, env)
+    finally:
+        for client in queued:
+            client.close()
+        hung.close()
+
+    assert time.monotonic() - began < 60
+    assert done.returncode == 1, done.stderr
+    assert f"nothing listens on {path}" in done.stderr.decode()
+
+
 def test_without_a_service_a_daemon_off_the_default_socket_is_said(relay, tmp_path,
                                                                    short_dir) -> None:  # fmt: skip
     home = tmp_path / "home"

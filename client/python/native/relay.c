@@ -810,13 +810,16 @@ static int unix_socket(int type) {
     return fd;
 }
 
-/* Whether something accepts connections at path (the lock holder's daemon). */
+/* Whether something accepts connections at path (the lock holder's daemon), within a
+ * second (relay.py's ANSWERS_WAIT_S: a hung daemon's full backlog blocks a connect). */
 static int answers(const char *path) {
     struct sockaddr_un address;
     socklen_t length;
     if (unix_address(&address, &length, path) < 0) return 0;
     int fd = unix_socket(SOCK_STREAM);
     if (fd < 0) return 0;
+    struct timeval bound = {1, 0};
+    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &bound, sizeof bound);
     int r;
     do r = connect(fd, (struct sockaddr *)&address, length);
     while (r < 0 && errno == EINTR);

@@ -579,8 +579,18 @@ def _start_error(log_path: str, offset: int) -> str:
     return said if len(said) <= START_ERROR_MAX else said[: START_ERROR_MAX - 3] + "..."
 
 
+ANSWERS_WAIT_S = 1.0
+"""How long a probe's connect may wait (a hung daemon's full backlog blocks it)."""
+
+
 def _answers(path: str) -> bool:
+    """Whether something accepts connections at ``path``, within ``ANSWERS_WAIT_S``."""
+    import struct
+
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
+        whole, part = divmod(ANSWERS_WAIT_S, 1.0)
+        conn.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO,
+                        struct.pack(_SO_SNDTIMEO_FORMAT, int(whole), int(part * 1e6)))  # fmt: skip
         try:
             conn.connect(path)
         except OSError:
